@@ -1,0 +1,35 @@
+import CBOR
+
+/// A COSE_Key of type EC2 (RFC 9053 section 7.1.1) holding a public key, e.g. the MSO `deviceKey`.
+public struct COSEKey: Sendable {
+    public let curve: COSECurve
+    public let x: [UInt8]
+    public let y: [UInt8]
+    /// The validated public key.
+    public let publicKey: COSEPublicKey
+
+    public static let keyTypeEC2: Int64 = 2
+
+    /// Reads an EC2 key; rejects other key types, unknown curves, coordinates of the wrong length and points
+    /// that are not on the curve.
+    public init(item: CBORItem) throws(COSEError) {
+        guard item.mapValue != nil else { throw .keyInvalid("not a map") }
+        guard let kty = item[intKey: 1]?.intValue else { throw .keyInvalid("kty missing") }
+        guard kty == Self.keyTypeEC2 else { throw .keyInvalid("kty \(kty) is not EC2") }
+        guard let crvID = item[intKey: -1]?.intValue else { throw .keyInvalid("crv missing") }
+        guard let curve = COSECurve(rawValue: crvID) else { throw .keyInvalid("unsupported crv \(crvID)") }
+        guard let x = item[intKey: -2]?.bytesValue else { throw .keyInvalid("x missing or not a bstr") }
+        guard let y = item[intKey: -3]?.bytesValue else { throw .keyInvalid("y missing or not a bstr") }
+        let size = curve.coordinateByteCount
+        guard x.count == size, y.count == size else {
+            throw .keyInvalid("coordinates are \(x.count)/\(y.count) bytes, \(curve) needs \(size)")
+        }
+        self.curve = curve
+        self.x = Array(x)
+        self.y = Array(y)
+        self.publicKey = try COSEPublicKey(curve: curve, x963: [0x04] + x + y)
+    }
+
+    /// The uncompressed point `04 || X || Y`.
+    public var x963Representation: [UInt8] { [0x04] + x + y }
+}
