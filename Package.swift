@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "COSE", targets: ["COSE"]),
+        .library(name: "TrustStore", targets: ["TrustStore"]),
+        .library(name: "MDoc", targets: ["MDoc"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -27,8 +29,22 @@ let package = Package(
             "CBOR",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // Trusted IACA roots: loading, validation, immutable snapshots.
+        .target(name: "TrustStore", dependencies: [
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // ISO/IEC 18013-5 data model and verification engine.
+        .target(name: "MDoc", dependencies: [
+            "CBOR", "COSE", "TrustStore",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], swiftSettings: strict),
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(name: "MDocTests", dependencies: ["MDoc", "COSE", "CBOR", "TrustStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
     ]

@@ -63,6 +63,12 @@ extension CBORItem {
         return pairs.first { $0.key.intValue == key }?.value
     }
 
+    /// The kind with an indefinite article ("an integer", "a map"), for error messages.
+    public var kindWithArticle: String {
+        let kind = kindDescription
+        return (kind.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + kind
+    }
+
     /// A short name of the item's major kind, for error messages.
     public var kindDescription: String {
         switch content {

@@ -1,0 +1,92 @@
+import Foundation
+import SwiftASN1
+import X509
+
+/// `issuer.certificateChain`: the DS certificate chains to a trusted IACA, every certificate is within its
+/// validity at the verification time, and each certificate may be used the way the chain uses it.
+struct CertificateChainCheck: DocumentCheck {
+    let id = VerificationCheckID.issuerCertificateChain
+
+    /// The ISO 18013-5 mdlDS extended key usage.
+    static let documentSignerUsage = ExtendedKeyUsage.Usage(oid: [1, 0, 18013, 5, 1, 2])
+    /// Extensions we understand; any other critical extension makes a certificate unusable (RFC 5280 4.2).
+    static let understoodExtensions: Set<ASN1ObjectIdentifier> = [
+        .X509ExtensionID.basicConstraints, .X509ExtensionID.keyUsage, .X509ExtensionID.extendedKeyUsage,
+        .X509ExtensionID.subjectKeyIdentifier, .X509ExtensionID.authorityKeyIdentifier,
+        .X509ExtensionID.subjectAlternativeName, [2, 5, 29, 18], [2, 5, 29, 31],
+    ]
+
+    func evaluate(_ context: DocumentContext) -> CheckOutcome {
+        let chain = context.chain
+        if let failure = chain.failure { return .failed(failure.code, failure.detail) }
+        guard let anchor = chain.anchor, let leaf = chain.documentSigner else {
+            return .failed(.issuerCertificateUntrusted, "no trusted IACA")
+        }
+        var problems: [String] = []
+        problems += Self.usageProblems(documentSigner: leaf)
+        for intermediate in chain.path.dropFirst() {
+            problems += Self.authorityProblems(intermediate)
+        }
+        for certificate in chain.path + [anchor.certificate] {
+            problems += Self.unknownCriticalExtensions(certificate)
+        }
+        if !problems.isEmpty {
+            return .failed(.issuerCertificateInvalid, problems.joined(separator: "; "))
+        }
+        let time = context.options.verificationTime
+        for certificate in chain.path where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
+            return .failed(.issuerCertificateExpired,
+                           "\(certificate.subject) is valid \(Self.period(certificate)), not at \(Self.format(time))")
+        }
+        guard anchor.isValid(at: time) else {
+            return .failed(.trustedIssuerCertificateExpired,
+                           "trusted IACA \(anchor.subject) is valid \(Self.period(anchor.certificate)), not at \(Self.format(time))")
+        }
+        return .passed("\(leaf.subject) chains to trusted IACA \(anchor.subject)")
+    }
+
+    static func usageProblems(documentSigner: Certificate) -> [String] {
+        var problems: [String] = []
+        switch Result(catching: { try documentSigner.extensions.keyUsage }) {
+        case .success(let usage?) where usage.digitalSignature: break
+        case .success: problems.append("DS keyUsage lacks digitalSignature")
+        case .failure(let error): problems.append("DS keyUsage does not parse: \(error)")
+        }
+        switch Result(catching: { try documentSigner.extensions.extendedKeyUsage }) {
+        case .success(let usage?) where usage.contains(documentSignerUsage): break
+        case .success: problems.append("DS extendedKeyUsage lacks 1.0.18013.5.1.2 (mdlDS)")
+        case .failure(let error): problems.append("DS extendedKeyUsage does not parse: \(error)")
+        }
+        if case .success(.isCertificateAuthority) = Result(catching: { try documentSigner.extensions.basicConstraints }) {
+            problems.append("DS is a CA certificate")
+        }
+        return problems
+    }
+
+    static func authorityProblems(_ certificate: Certificate) -> [String] {
+        var problems: [String] = []
+        if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) {
+        } else {
+            problems.append("\(certificate.subject) is not a CA certificate")
+        }
+        if case .success(let usage?) = Result(catching: { try certificate.extensions.keyUsage }), usage.keyCertSign {
+        } else {
+            problems.append("\(certificate.subject) lacks keyUsage keyCertSign")
+        }
+        return problems
+    }
+
+    static func unknownCriticalExtensions(_ certificate: Certificate) -> [String] {
+        certificate.extensions.filter { $0.critical && !understoodExtensions.contains($0.oid) }.map {
+            "\(certificate.subject) has an unsupported critical extension \($0.oid)"
+        }
+    }
+
+    static func period(_ certificate: Certificate) -> String {
+        "\(format(certificate.notValidBefore)) to \(format(certificate.notValidAfter))"
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

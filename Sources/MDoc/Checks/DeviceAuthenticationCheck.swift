@@ -1,0 +1,107 @@
+import CBOR
+import COSE
+import Crypto
+import Foundation
+
+/// `device.authentication`: the device signature or device MAC over DeviceAuthenticationBytes, with the MSO
+/// device key and the caller's SessionTranscript.
+struct DeviceAuthenticationCheck: DocumentCheck {
+    let id = VerificationCheckID.deviceAuthentication
+
+    func evaluate(_ context: DocumentContext) -> CheckOutcome {
+        guard let deviceSigned = context.document.deviceSigned else {
+            return .failed(.deviceAuthMissing, "the document has no deviceSigned")
+        }
+        switch deviceSigned.deviceAuth {
+        case .missing:
+            return .failed(.deviceAuthMissing, "deviceAuth has neither deviceSignature nor deviceMac")
+        case .signature(let sign1):
+            return verifySignature(sign1, context: context, deviceSigned: deviceSigned)
+        case .mac(let mac0):
+            return verifyMac(mac0, context: context, deviceSigned: deviceSigned)
+        }
+    }
+
+    func verifySignature(_ sign1: COSESign1, context: DocumentContext, deviceSigned: DeviceSigned) -> CheckOutcome {
+        guard sign1.payload == nil else {
+            return .failed(.deviceSignatureInvalid, "deviceSignature payload must be detached (null)")
+        }
+        let deviceKey: COSEKey
+        do {
+            deviceKey = try COSEKey(item: context.mso.deviceKey)
+        } catch {
+            return .failed(.deviceSignatureInvalid, "MSO deviceKey: \(error)")
+        }
+        let payload = Self.deviceAuthenticationBytes(context: context, deviceSigned: deviceSigned)
+        do {
+            try sign1.verify(using: deviceKey.publicKey, detachedPayload: payload[...])
+            return .passed("\(sign1.headers.algorithmDescription) device signature")
+        } catch {
+            return .failed(.deviceSignatureInvalid, error.description)
+        }
+    }
+
+    func verifyMac(_ mac0: COSEMac0, context: DocumentContext, deviceSigned: DeviceSigned) -> CheckOutcome {
+        guard let readerKey = context.options.readerKey else {
+            return .failed(.readerKeyRequired, "deviceMac needs the reader's ephemeral private key")
+        }
+        guard mac0.payload == nil else {
+            return .failed(.deviceMacInvalid, "deviceMac payload must be detached (null)")
+        }
+        let deviceKey: COSEKey
+        do {
+            deviceKey = try COSEKey(item: context.mso.deviceKey)
+        } catch {
+            return .failed(.deviceMacInvalid, "MSO deviceKey: \(error)")
+        }
+        let sharedSecret: SharedSecret
+        do {
+            sharedSecret = try readerKey.sharedSecret(withX963: deviceKey.x963Representation)
+        } catch {
+            return .failed(.deviceMacInvalid, "the reader key and the MSO device key are not on the same curve")
+        }
+        let eMacKey = Self.eMacKey(sharedSecret: sharedSecret, sessionTranscript: context.sessionTranscript)
+        let payload = Self.deviceAuthenticationBytes(context: context, deviceSigned: deviceSigned)
+        do {
+            try mac0.verify(using: eMacKey, detachedPayload: payload[...])
+            return .passed("HMAC 256/256 device MAC")
+        } catch {
+            return .failed(.deviceMacInvalid, error.description)
+        }
+    }
+
+    /// EMacKey = HKDF-SHA256(ECDH secret, salt = SHA-256(SessionTranscriptBytes), info = "EMacKey", 32 bytes).
+    static func eMacKey(sharedSecret: SharedSecret, sessionTranscript: [UInt8]) -> SymmetricKey {
+        let salt = SHA256.hash(data: SessionTranscriptEncoding.taggedBytes(sessionTranscript))
+        return sharedSecret.hkdfDerivedSymmetricKey(
+            using: SHA256.self, salt: Array(salt), sharedInfo: Array("EMacKey".utf8), outputByteCount: 32)
+    }
+
+    /// `#6.24(bstr .cbor ["DeviceAuthentication", SessionTranscript, DocType, DeviceNameSpacesBytes])`, with the
+    /// transcript and the namespaces embedded exactly as received.
+    static func deviceAuthenticationBytes(context: DocumentContext, deviceSigned: DeviceSigned) -> [UInt8] {
+        let content = CBOREncoder().encode([
+            "DeviceAuthentication",
+            .encoded(context.sessionTranscript),
+            .text(context.document.docType),
+            .encoded(Array(deviceSigned.nameSpacesBytes)),
+        ])
+        return SessionTranscriptEncoding.tag24(content)
+    }
+}
+
+/// Tag-24 wrapping of already encoded CBOR.
+public enum SessionTranscriptEncoding {
+    /// `#6.24(bstr)` around `content`.
+    public static func tag24(_ content: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0xd8, 0x18]
+        CBOREncoder().writeHead(major: 2, argument: UInt64(content.count), into: &out)
+        out.append(contentsOf: content)
+        return out
+    }
+
+    /// SessionTranscriptBytes = `#6.24(bstr .cbor SessionTranscript)`.
+    public static func taggedBytes(_ sessionTranscript: [UInt8]) -> [UInt8] {
+        tag24(sessionTranscript)
+    }
+}

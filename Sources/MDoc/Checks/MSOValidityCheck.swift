@@ -1,0 +1,27 @@
+import Foundation
+
+/// `mso.validity`: validFrom <= now <= validUntil (with the configured clock skew), and the MSO was signed while
+/// the DS certificate was valid.
+struct MSOValidityCheck: DocumentCheck {
+    let id = VerificationCheckID.msoValidity
+
+    func evaluate(_ context: DocumentContext) -> CheckOutcome {
+        let validity = context.mso.validityInfo
+        let now = context.options.verificationTime
+        let skew = context.options.clockSkew
+        let format = CertificateChainCheck.format
+        if now < validity.validFrom.addingTimeInterval(-skew) {
+            return .failed(.msoNotYetValid, "MSO is valid from \(format(validity.validFrom)), now is \(format(now))")
+        }
+        if now > validity.validUntil.addingTimeInterval(skew) {
+            return .failed(.msoExpired, "MSO was valid until \(format(validity.validUntil)), now is \(format(now))")
+        }
+        if let ds = context.chain.documentSigner,
+           !(ds.notValidBefore <= validity.signed && validity.signed <= ds.notValidAfter)
+        {
+            return .failed(.msoSignedOutsideCertificateValidity,
+                           "MSO signed at \(format(validity.signed)), DS valid \(CertificateChainCheck.period(ds))")
+        }
+        return .passed("valid \(format(validity.validFrom)) to \(format(validity.validUntil))")
+    }
+}

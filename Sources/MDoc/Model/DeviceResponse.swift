@@ -1,0 +1,54 @@
+import CBOR
+
+/// An ISO 18013-5 DeviceResponse (8.3.2.1.2.2), decoded strictly and with every signed byte kept as received.
+public struct DeviceResponse: Sendable {
+    public let version: String
+    public let documents: [Document]
+    /// `documentErrors`: docType -> error code.
+    public let documentErrors: [String: Int64]
+    public let status: UInt64
+
+    /// Limits for untrusted responses: deep enough for any real document, tight enough to refuse abuse.
+    public static let decodingLimits = CBORDecodingLimits(maxDepth: 32, maxItems: 50_000, maxInputBytes: 4 << 20)
+
+    public init(bytes: [UInt8], limits: CBORDecodingLimits = DeviceResponse.decodingLimits) throws(MDocDecodingError) {
+        let decoder = CBORDecoder(limits: limits)
+        let item: CBORItem
+        do {
+            item = try decoder.decode(bytes)
+        } catch {
+            throw MDocDecodingError(error, context: "DeviceResponse is not a CBOR item")
+        }
+        try self.init(item: item, decoder: decoder)
+    }
+
+    public init(item: CBORItem, decoder: CBORDecoder = CBORDecoder(limits: DeviceResponse.decodingLimits))
+        throws(MDocDecodingError)
+    {
+        let reader = try StructureReader(item, "DeviceResponse")
+        version = try reader.text("version")
+        guard version.hasPrefix("1.") else {
+            throw MDocDecodingError("unsupported DeviceResponse version \(version)", offset: item.offset)
+        }
+        status = try reader.unsigned("status")
+        var documents: [Document] = []
+        if reader.optional("documents") != nil {
+            for element in try reader.array("documents") {
+                documents.append(try Document(element, decoder: decoder))
+            }
+        }
+        var documentErrors: [String: Int64] = [:]
+        if let errorsItem = reader.optional("documentErrors"), let entries = errorsItem.arrayValue {
+            for entry in entries {
+                for pair in entry.mapValue ?? [] {
+                    if let docType = pair.key.textValue, let code = pair.value.intValue { documentErrors[docType] = code }
+                }
+            }
+        }
+        guard !documents.isEmpty else {
+            throw MDocDecodingError("DeviceResponse has no documents (status \(status))", offset: item.offset)
+        }
+        self.documents = documents
+        self.documentErrors = documentErrors
+    }
+}

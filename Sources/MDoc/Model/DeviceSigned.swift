@@ -1,0 +1,56 @@
+import CBOR
+import COSE
+
+/// Device-signed part of a document: device-signed elements and the device's signature or MAC.
+public struct DeviceSigned: Sendable {
+    /// How the device authenticated the document.
+    public enum DeviceAuth: Sendable {
+        case signature(COSESign1)
+        case mac(COSEMac0)
+        /// `deviceAuth` holds neither.
+        case missing
+    }
+
+    /// `DeviceNameSpacesBytes` exactly as received (`#6.24(bstr)`), embedded verbatim in DeviceAuthentication.
+    public let nameSpacesBytes: ArraySlice<UInt8>
+    /// The device-signed elements by namespace, in the order received.
+    public let nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBORItem)])]
+    public let deviceAuth: DeviceAuth
+
+    init(_ item: CBORItem, decoder: CBORDecoder) throws(MDocDecodingError) {
+        let reader = try StructureReader(item, "DeviceSigned")
+        let embedded = try EmbeddedCBOR(try reader.required("nameSpaces"), name: "DeviceNameSpacesBytes", decoder: decoder)
+        nameSpacesBytes = embedded.taggedBytes
+        guard let pairs = embedded.content.mapValue else {
+            throw MDocDecodingError("DeviceNameSpaces is not a map", offset: embedded.content.offset)
+        }
+        var nameSpaces: [(String, [(String, CBORItem)])] = []
+        for pair in pairs {
+            guard let nameSpace = pair.key.textValue, let elements = pair.value.mapValue else {
+                throw MDocDecodingError("DeviceNameSpaces entry is not tstr => map", offset: pair.key.offset)
+            }
+            var items: [(String, CBORItem)] = []
+            for element in elements {
+                guard let identifier = element.key.textValue else {
+                    throw MDocDecodingError("device-signed element identifier is not text", offset: element.key.offset)
+                }
+                items.append((identifier, element.value))
+            }
+            nameSpaces.append((nameSpace, items))
+        }
+        self.nameSpaces = nameSpaces
+
+        let authReader = try StructureReader(try reader.required("deviceAuth"), "DeviceAuth")
+        do {
+            if let signature = authReader.optional("deviceSignature") {
+                deviceAuth = .signature(try COSESign1(item: signature, decoder: decoder))
+            } else if let mac = authReader.optional("deviceMac") {
+                deviceAuth = .mac(try COSEMac0(item: mac, decoder: decoder))
+            } else {
+                deviceAuth = .missing
+            }
+        } catch {
+            throw MDocDecodingError("deviceAuth: \(error)", offset: authReader.item.offset)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CBOR
+import COSE
+
+/// Issuer-signed part of a document: the disclosed items by namespace and the issuer's signature over the MSO.
+public struct IssuerSigned: Sendable {
+    /// Namespaces in the order received, each with its items in the order received.
+    public let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
+    public let issuerAuth: COSESign1
+
+    init(_ item: CBORItem, decoder: CBORDecoder) throws(MDocDecodingError) {
+        let reader = try StructureReader(item, "IssuerSigned")
+        var nameSpaces: [(String, [IssuerSignedItem])] = []
+        if let nameSpacesItem = reader.optional("nameSpaces") {
+            guard let pairs = nameSpacesItem.mapValue else {
+                throw reader.mistyped("nameSpaces", nameSpacesItem, "a map")
+            }
+            for pair in pairs {
+                guard let nameSpace = pair.key.textValue else {
+                    throw MDocDecodingError("namespace is not a text string", offset: pair.key.offset)
+                }
+                guard let itemsArray = pair.value.arrayValue else {
+                    throw MDocDecodingError("items of \(nameSpace) are not an array", offset: pair.value.offset)
+                }
+                var items: [IssuerSignedItem] = []
+                for element in itemsArray { items.append(try IssuerSignedItem(element, decoder: decoder)) }
+                nameSpaces.append((nameSpace, items))
+            }
+        }
+        self.nameSpaces = nameSpaces
+        let auth = try reader.required("issuerAuth")
+        do {
+            issuerAuth = try COSESign1(item: auth, decoder: decoder)
+        } catch {
+            throw MDocDecodingError("issuerAuth: \(error)", offset: auth.offset)
+        }
+    }
+}

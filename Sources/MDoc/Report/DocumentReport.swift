@@ -1,0 +1,32 @@
+/// How a document was authenticated by the device.
+public enum DeviceAuthenticationKind: String, Sendable, Codable {
+    case signature
+    case mac
+}
+
+/// The verification result of one document: every check in a fixed order, and the claims.
+public struct DocumentReport: Sendable {
+    public let docType: String
+    /// True when no check failed (warnings and not-applicable checks do not fail a document).
+    public let verified: Bool
+    /// Issuer-signed then device-signed claims, in the order received.
+    public let claims: [Claim]
+    public let issuer: IssuerSummary
+    public let validityInfo: ValidityInfo
+    public let deviceAuthentication: DeviceAuthenticationKind?
+    public let checks: [CheckResult]
+
+    /// The first failing check's code, in check order.
+    public var firstFailureCode: VerificationErrorCode? {
+        checks.first { $0.status == .failed }?.code
+    }
+
+    public func check(_ id: VerificationCheckID) -> CheckResult? {
+        checks.first { $0.id == id }
+    }
+
+    /// The value of an element, from either source.
+    public func claim(_ nameSpace: String, _ identifier: String) -> ElementValue? {
+        claims.first { $0.nameSpace == nameSpace && $0.identifier == identifier }?.value
+    }
+}

@@ -1,0 +1,54 @@
+import Crypto
+
+/// The value-digest comparison of every issuer-signed item, computed once and shared by the digest check and
+/// the claims (each claim is marked with whether its own digest matched).
+struct DigestEvaluation: Sendable {
+    enum ItemResult: Sendable, Equatable {
+        case matched
+        case mismatched
+        case missing
+    }
+
+    /// Nil when the MSO's digest algorithm is not supported.
+    let algorithm: String?
+    /// Per namespace and element identifier, in document order.
+    let results: [(nameSpace: String, identifier: String, digestID: UInt64, result: ItemResult)]
+
+    init(document: Document) {
+        let mso = document.mobileSecurityObject
+        guard let hash = Self.hashFunction(named: mso.digestAlgorithm) else {
+            algorithm = nil
+            results = []
+            return
+        }
+        algorithm = mso.digestAlgorithm
+        var results: [(String, String, UInt64, ItemResult)] = []
+        for (nameSpace, items) in document.issuerSigned.nameSpaces {
+            let expected = mso.valueDigests[nameSpace]
+            for item in items {
+                let result: ItemResult
+                if let digest = expected?[item.digestID] {
+                    result = hash(item.taggedBytes).elementsEqual(digest) ? .matched : .mismatched
+                } else {
+                    result = .missing
+                }
+                results.append((nameSpace, item.elementIdentifier, item.digestID, result))
+            }
+        }
+        self.results = results
+    }
+
+    /// SHA-256/384/512 as named by ISO 18013-5.
+    static func hashFunction(named name: String) -> (@Sendable (ArraySlice<UInt8>) -> [UInt8])? {
+        switch name {
+        case "SHA-256": return { Array(SHA256.hash(data: $0)) }
+        case "SHA-384": return { Array(SHA384.hash(data: $0)) }
+        case "SHA-512": return { Array(SHA512.hash(data: $0)) }
+        default: return nil
+        }
+    }
+
+    func result(nameSpace: String, identifier: String) -> ItemResult? {
+        results.first { $0.nameSpace == nameSpace && $0.identifier == identifier }?.result
+    }
+}

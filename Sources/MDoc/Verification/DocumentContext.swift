@@ -1,0 +1,31 @@
+import CBOR
+import Foundation
+import TrustStore
+
+/// Everything the checks of one document read: the document, the caller's inputs and what is derived once.
+struct DocumentContext: Sendable {
+    let document: Document
+    /// The SessionTranscript exactly as the caller gave it (one CBOR item).
+    let sessionTranscript: [UInt8]
+    let options: VerificationOptions
+    let trust: TrustSnapshot
+    let chain: IssuerChain
+    let digests: DigestEvaluation
+
+    init(document: Document, sessionTranscript: [UInt8], options: VerificationOptions, trust: TrustSnapshot) {
+        self.document = document
+        self.sessionTranscript = sessionTranscript
+        self.options = options
+        self.trust = trust
+        let x5chain = (try? document.issuerSigned.issuerAuth.headers.x5chain()) ?? []
+        self.chain = IssuerChain(x5chain: x5chain, trust: trust)
+        self.digests = DigestEvaluation(document: document)
+    }
+
+    var mso: MobileSecurityObject { document.mobileSecurityObject }
+
+    /// The profile mode for the anchor this document chains to.
+    var profileMode: ProfileCheckMode {
+        chain.anchor.flatMap { options.profileChecksByAnchor[$0.sha256] } ?? options.profileChecks
+    }
+}

@@ -1,0 +1,100 @@
+import CBOR
+import Foundation
+import TrustStore
+import X509
+
+/// Verifies ISO 18013-5 DeviceResponses against a trust snapshot and reports every check of every document.
+///
+/// Every check that can run does run; a failure never hides the checks after it.
+public struct MDocVerifier: Sendable {
+    public let trust: TrustSnapshot
+
+    /// The checks in reporting order.
+    static let checks: [any DocumentCheck] = [
+        CertificateChainCheck(), CertificateProfileCheck(), IssuerSignatureCheck(), DocTypeCheck(),
+        ValueDigestsCheck(), MSOValidityCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
+    ]
+
+    public init(trust: TrustSnapshot) {
+        self.trust = trust
+    }
+
+    /// Parses and verifies an encoded DeviceResponse. `sessionTranscript` is the SessionTranscript CBOR exactly as
+    /// both sides built it (not tag-24 wrapped).
+    public func verify(deviceResponse bytes: [UInt8], sessionTranscript: [UInt8], options: VerificationOptions)
+        -> VerificationReport
+    {
+        let response: DeviceResponse
+        do {
+            response = try DeviceResponse(bytes: bytes)
+        } catch {
+            return .failure(.deviceResponseMalformed, error.description)
+        }
+        return verify(response, sessionTranscript: sessionTranscript, options: options)
+    }
+
+    /// Verifies an already parsed DeviceResponse.
+    public func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions)
+        -> VerificationReport
+    {
+        do {
+            _ = try CBORDecoder(limits: DeviceResponse.decodingLimits).decode(sessionTranscript)
+        } catch {
+            return .failure(.sessionTranscriptMalformed, "SessionTranscript is not one CBOR item: \(error)")
+        }
+        let documents = response.documents.map {
+            verify(DocumentContext(document: $0, sessionTranscript: sessionTranscript, options: options, trust: trust))
+        }
+        return VerificationReport(documents: documents)
+    }
+
+    func verify(_ context: DocumentContext) -> DocumentReport {
+        let results = Self.checks.map { $0.evaluate(context).result(for: $0.id) }
+        let verified = !results.contains { $0.status == .failed }
+        return DocumentReport(
+            docType: context.document.docType,
+            verified: verified,
+            claims: Self.claims(context, documentVerified: verified),
+            issuer: Self.issuerSummary(context.chain),
+            validityInfo: context.mso.validityInfo,
+            deviceAuthentication: Self.deviceAuthenticationKind(context.document),
+            checks: results)
+    }
+
+    static func claims(_ context: DocumentContext, documentVerified: Bool) -> [Claim] {
+        var claims: [Claim] = []
+        for (nameSpace, items) in context.document.issuerSigned.nameSpaces {
+            for item in items {
+                let matched = context.digests.result(nameSpace: nameSpace, identifier: item.elementIdentifier) == .matched
+                claims.append(Claim(nameSpace: nameSpace, identifier: item.elementIdentifier,
+                                    value: ElementValue(item.elementValue), source: .issuerSigned,
+                                    verified: documentVerified && matched))
+            }
+        }
+        for (nameSpace, elements) in context.document.deviceSigned?.nameSpaces ?? [] {
+            for element in elements {
+                claims.append(Claim(nameSpace: nameSpace, identifier: element.identifier,
+                                    value: ElementValue(element.value), source: .deviceSigned,
+                                    verified: documentVerified))
+            }
+        }
+        return claims
+    }
+
+    static func issuerSummary(_ chain: IssuerChain) -> IssuerSummary {
+        let ds = chain.documentSigner
+        let country = ds?.subject.firstValue(of: .RDNAttributeType.countryName) ?? chain.anchor?.country
+        return IssuerSummary(
+            documentSignerSubject: ds?.subject.description, iacaSubject: chain.anchor?.subject,
+            iacaSHA256: chain.anchor?.sha256, country: country,
+            documentSignerNotBefore: ds?.notValidBefore, documentSignerNotAfter: ds?.notValidAfter)
+    }
+
+    static func deviceAuthenticationKind(_ document: Document) -> DeviceAuthenticationKind? {
+        switch document.deviceSigned?.deviceAuth {
+        case .signature: return .signature
+        case .mac: return .mac
+        case .missing, nil: return nil
+        }
+    }
+}

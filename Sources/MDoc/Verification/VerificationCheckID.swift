@@ -1,0 +1,12 @@
+/// Stable identifiers of the verification checks, in the fixed order they are reported.
+public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
+    case issuerCertificateChain = "issuer.certificateChain"
+    case issuerCertificateProfile = "issuer.certificateProfile"
+    case issuerSignature = "issuer.signature"
+    case msoDocType = "mso.docType"
+    case issuerValueDigests = "issuer.valueDigests"
+    case msoValidity = "mso.validity"
+    case deviceAuthentication = "device.authentication"
+    case deviceKeyAuthorizations = "device.keyAuthorizations"
+    case msoStatus = "mso.status"
+}

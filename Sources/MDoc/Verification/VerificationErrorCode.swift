@@ -1,0 +1,41 @@
+/// Stable error codes: part of the public API and of HTTP responses.
+public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Error {
+    // issuer.certificateChain
+    case issuerCertificateUntrusted = "ISSUER_CERTIFICATE_UNTRUSTED"
+    case issuerCertificateExpired = "ISSUER_CERTIFICATE_EXPIRED"
+    case trustedIssuerCertificateExpired = "TRUSTED_ISSUER_CERTIFICATE_EXPIRED"
+    case issuerCertificateInvalid = "ISSUER_CERTIFICATE_INVALID"
+    // issuer.certificateProfile
+    case certificateProfileViolation = "CERTIFICATE_PROFILE_VIOLATION"
+    // issuer.signature
+    case issuerSignatureInvalid = "ISSUER_SIGNATURE_INVALID"
+    case algorithmUnsupported = "ALGORITHM_UNSUPPORTED"
+    // mso.docType
+    case docTypeMismatch = "DOC_TYPE_MISMATCH"
+    // issuer.valueDigests
+    case digestMismatch = "DIGEST_MISMATCH"
+    case digestMissing = "DIGEST_MISSING"
+    case digestAlgorithmUnsupported = "DIGEST_ALGORITHM_UNSUPPORTED"
+    // mso.validity
+    case msoExpired = "MSO_EXPIRED"
+    case msoNotYetValid = "MSO_NOT_YET_VALID"
+    case msoSignedOutsideCertificateValidity = "MSO_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY"
+    // device.authentication
+    case deviceSignatureInvalid = "DEVICE_SIGNATURE_INVALID"
+    case deviceMacInvalid = "DEVICE_MAC_INVALID"
+    case deviceAuthMissing = "DEVICE_AUTH_MISSING"
+    case readerKeyRequired = "READER_KEY_REQUIRED"
+    // device.keyAuthorizations
+    case deviceKeyUnauthorized = "DEVICE_KEY_UNAUTHORIZED"
+    // mso.status
+    case statusUnchecked = "STATUS_UNCHECKED"
+    // Whole-response failures
+    case deviceResponseMalformed = "DEVICE_RESPONSE_MALFORMED"
+    case sessionTranscriptMalformed = "SESSION_TRANSCRIPT_MALFORMED"
+    // Apple envelope (APPLE-HPKE-v1)
+    case envelopeMalformed = "ENVELOPE_MALFORMED"
+    case envelopeUnsupported = "ENVELOPE_UNSUPPORTED"
+    case recipientKeyUnknown = "RECIPIENT_KEY_UNKNOWN"
+    case infoHashMismatch = "INFO_HASH_MISMATCH"
+    case decryptionFailed = "DECRYPTION_FAILED"
+}
