@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "COSE", targets: ["COSE"]),
         .library(name: "TrustStore", targets: ["TrustStore"]),
         .library(name: "MDoc", targets: ["MDoc"]),
+        .library(name: "AppleWallet", targets: ["AppleWallet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -42,9 +43,19 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // Apple "Verify with Wallet": APPLE-HPKE-v1 envelope and AppleHandover transcript.
+        .target(name: "AppleWallet", dependencies: [
+            "CBOR", "MDoc", "TrustStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], swiftSettings: strict),
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MDocTests", dependencies: ["MDoc", "COSE", "CBOR", "TrustStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
+        .testTarget(name: "AppleWalletTests", dependencies: [
+            "AppleWallet", "MDoc", "CBOR", "TrustStore", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
     ]

@@ -38,4 +38,6 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case recipientKeyUnknown = "RECIPIENT_KEY_UNKNOWN"
     case infoHashMismatch = "INFO_HASH_MISMATCH"
     case decryptionFailed = "DECRYPTION_FAILED"
+    /// The nonce given for the transcript is empty or longer than 64 bytes.
+    case nonceInvalid = "NONCE_INVALID"
 }

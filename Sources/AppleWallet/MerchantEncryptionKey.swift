@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+import SwiftASN1
+
+/// A merchant encryption private key (the HPKE recipient key), identified by `pkRHash`.
+public struct MerchantEncryptionKey: Sendable {
+    public let privateKey: P256.KeyAgreement.PrivateKey
+    /// SHA-256 of the public key's 65-byte uncompressed point (`04 || X || Y`), not of its SPKI DER.
+    public let pkRHash: [UInt8]
+    /// A name for logs and listings (e.g. the file name); never the key itself.
+    public let label: String
+
+    public init(privateKey: P256.KeyAgreement.PrivateKey, label: String) {
+        self.privateKey = privateKey
+        self.pkRHash = Array(SHA256.hash(data: privateKey.publicKey.x963Representation))
+        self.label = label
+    }
+
+    /// Reads a PEM file's text: a SEC1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY` block, optionally next to the
+    /// merchant encryption certificate (which, when present, must hold the same public key).
+    public init(pem: String, label: String) throws(AppleWalletError) {
+        let documents: [PEMDocument]
+        do {
+            documents = try PEMDocument.parseMultiple(pemString: pem)
+        } catch {
+            throw AppleWalletError(.recipientKeyUnknown, "\(label): not PEM")
+        }
+        guard let keyDocument = documents.first(where: { ["EC PRIVATE KEY", "PRIVATE KEY"].contains($0.discriminator) })
+        else {
+            throw AppleWalletError(.recipientKeyUnknown, "\(label): no EC PRIVATE KEY or PRIVATE KEY block")
+        }
+        let key: P256.KeyAgreement.PrivateKey
+        do {
+            key = try P256.KeyAgreement.PrivateKey(pemRepresentation: keyDocument.pemString)
+        } catch {
+            throw AppleWalletError(.recipientKeyUnknown, "\(label): not a P-256 private key")
+        }
+        self.init(privateKey: key, label: label)
+    }
+}
