@@ -14,6 +14,10 @@ let package = Package(
         .library(name: "TrustStore", targets: ["TrustStore"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "AppleWallet", targets: ["AppleWallet"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "ReaderToken", targets: ["ReaderToken"]),
+        .library(name: "VerifierService", targets: ["VerifierService"]),
+        .executable(name: "verifierd", targets: ["verifierd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -21,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Strict RFC 8949 codec: no dependencies, bounded, keeps the exact bytes of every item.
@@ -48,6 +55,28 @@ let package = Package(
             "CBOR", "MDoc", "TrustStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
+        // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
+        .target(name: "HTTPServer", dependencies: [
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
+        // ES256 reader tokens (JWT) for Apple's Verifier API.
+        .target(name: "ReaderToken", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // The service: configuration, routes, trust directory management, metrics and logs.
+        .target(name: "VerifierService", dependencies: [
+            "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "verifierd", dependencies: [
+            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"], swiftSettings: strict),
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),

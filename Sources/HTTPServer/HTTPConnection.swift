@@ -1,0 +1,490 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import HTTPTypes
+
+/// One accepted TCP connection: reads and parses requests, runs handlers, writes responses in order.
+///
+/// All mutable state is touched only on `queue` (a serial queue): the Dispatch source handlers run there, and
+/// handler results hop back to it. That confinement is what makes the `@unchecked Sendable` sound; the compiler
+/// cannot check it because Dispatch source handlers are not Sendable-checked on Linux.
+final class HTTPConnection: @unchecked Sendable {
+    enum Mode { case serve, reject }
+
+    private enum Phase {
+        case readingHead
+        case readingBody
+        case handling
+        case writing
+        case lingering
+        case closed
+    }
+
+    private enum TimerKind { case none, header, body, idle, linger, write }
+
+    let fd: Int32
+    let queue: DispatchQueue
+    let remoteAddress: String
+    private let context: ServerContext
+    private let mode: Mode
+    /// The mode, for the server's connection accounting (immutable).
+    var modeForAccounting: Mode { mode }
+    private var parser: HTTPRequestParser
+
+    private var readSource: (any DispatchSourceRead)?
+    private var readSuspended = false
+    private var writeSource: (any DispatchSourceWrite)?
+    private var writeSuspended = false
+    private var timer: (any DispatchSourceTimer)?
+    private var timerKind: TimerKind = .none
+    private var timerDeadline = DispatchTime.distantFuture
+    private var pendingCancels = 0
+
+    private var phase: Phase = .readingHead
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    /// Set when the bytes being flushed end a response (as opposed to a `100 Continue`).
+    private var responseInFlight = false
+    private var closeAfterResponse = false
+    private var draining = false
+    private var requestsServed = 0
+    private var lingerDiscarded = 0
+
+    private var currentHead: ParsedRequestHead?
+    private var headReceivedAt = ContinuousClock.now
+
+    init(fd: Int32, remoteAddress: String, context: ServerContext, mode: Mode, targetQueue: DispatchQueue) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.context = context
+        self.mode = mode
+        self.parser = HTTPRequestParser(limits: context.limits)
+        self.queue = DispatchQueue(label: "http.connection", target: targetQueue)
+    }
+
+    // MARK: Lifecycle
+
+    /// Sets up the sources and starts serving (or rejecting).
+    func start() {
+        queue.async { self.setUp() }
+    }
+
+    private func setUp() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        read.setEventHandler { [self] in self.onReadable() }
+        read.setCancelHandler { [self] in self.sourceCancelled() }
+        readSource = read
+        pendingCancels += 1
+
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [self] in self.onTimer() }
+        timer.schedule(deadline: .distantFuture)
+        self.timer = timer
+        timer.resume()
+
+        switch mode {
+        case .serve:
+            armTimer(.header, context.configuration.headerReadTimeout)
+            read.resume()
+        case .reject:
+            read.resume()
+            let response = context.problemResponse(.serviceUnavailable, "the server is at its connection limit; retry later")
+            closeAfterResponse = true
+            phase = .writing
+            responseInFlight = true
+            suspendReading()
+            enqueue(ResponseSerializer.serialize(response, requestID: RequestID.generate(), isHead: false, close: true))
+        }
+    }
+
+    /// Server shutdown: close now if idle, otherwise finish the request in flight and close.
+    func beginDrain() {
+        queue.async {
+            guard self.phase != .closed else { return }
+            self.draining = true
+            switch self.phase {
+            case .readingHead:
+                // Not in flight: idle, or a request head not complete yet.
+                self.close()
+            case .readingBody, .handling, .writing, .lingering, .closed:
+                break
+            }
+        }
+    }
+
+    /// Closes the connection at once (shutdown deadline passed).
+    func forceClose() {
+        queue.async { self.close() }
+    }
+
+    private func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        timer?.cancel()
+        timer = nil
+        if let w = writeSource {
+            w.cancel()
+            if writeSuspended { w.resume(); writeSuspended = false }
+        }
+        if let r = readSource {
+            r.cancel()
+            if readSuspended { r.resume(); readSuspended = false }
+        }
+        outbound = []
+    }
+
+    private func sourceCancelled() {
+        pendingCancels -= 1
+        if pendingCancels == 0 {
+            readSource = nil
+            writeSource = nil
+            Socket.closeDescriptor(fd)
+            context.connectionClosed(ObjectIdentifier(self))
+        }
+    }
+
+    // MARK: Timers
+
+    private func armTimer(_ kind: TimerKind, _ after: Duration) {
+        timerKind = kind
+        timerDeadline = .now() + after.dispatchInterval
+        timer?.schedule(deadline: timerDeadline)
+    }
+
+    private func disarmTimer() {
+        timerKind = .none
+        timerDeadline = .distantFuture
+        timer?.schedule(deadline: .distantFuture)
+    }
+
+    private func onTimer() {
+        guard phase != .closed, timerKind != .none, DispatchTime.now() >= timerDeadline else { return }
+        let kind = timerKind
+        disarmTimer()
+        switch kind {
+        case .header:
+            if parser.isIdle {
+                close()  // nothing received: just close
+            } else {
+                sendError(.requestTimeout, "request header not received within \(context.configuration.headerReadTimeout)")
+            }
+        case .body:
+            sendError(.requestTimeout, "request body not received within \(context.configuration.bodyReadTimeout)")
+        case .idle, .linger, .write:
+            close()
+        case .none:
+            break
+        }
+    }
+
+    // MARK: Reading
+
+    private func suspendReading() {
+        guard let r = readSource, !readSuspended else { return }
+        r.suspend()
+        readSuspended = true
+    }
+
+    private func resumeReading() {
+        guard let r = readSource, readSuspended else { return }
+        r.resume()
+        readSuspended = false
+    }
+
+    private func onReadable() {
+        guard phase != .closed else { return }
+        let chunk = 16 * 1024
+        withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buf in
+            guard let base = buf.baseAddress else { return }
+            var rounds = 0
+            while rounds < 4 && phase != .closed && !readSuspended {
+                rounds += 1
+                let n = recv(fd, base, chunk, Int32(MSG_DONTWAIT))
+                if n > 0 {
+                    received(UnsafeRawBufferPointer(start: base, count: n))
+                    if n < chunk { return }
+                } else if n == 0 {
+                    peerClosed()
+                    return
+                } else {
+                    let e = errno
+                    if e == EINTR { continue }
+                    if e == EAGAIN || e == EWOULDBLOCK { return }
+                    close()
+                    return
+                }
+            }
+        }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        switch phase {
+        case .lingering:
+            lingerDiscarded += bytes.count
+            if lingerDiscarded > 16 * 1024 * 1024 { close() }
+        case .readingHead, .readingBody:
+            if case .readingHead = phase, timerKind == .idle {
+                armTimer(.header, context.configuration.headerReadTimeout)
+            }
+            parser.append(bytes)
+            processInput()
+        case .handling, .writing:
+            // Reading is suspended while a request is handled; bytes that raced in are kept for later.
+            parser.append(bytes)
+        case .closed:
+            break
+        }
+    }
+
+    private func peerClosed() {
+        switch phase {
+        case .handling, .writing:
+            // Finish the response, then close.
+            closeAfterResponse = true
+            suspendReading()
+        default:
+            close()
+        }
+    }
+
+    /// Runs the parser over buffered bytes until it needs more, a request is complete, or it fails.
+    private func processInput() {
+        while phase == .readingHead || phase == .readingBody {
+            let event: HTTPParserEvent?
+            do {
+                event = try parser.next()
+            } catch {
+                sendError(error.kind, error.detail)
+                return
+            }
+            guard let event else {
+                resumeReading()
+                return
+            }
+            switch event {
+            case .head(let head):
+                currentHead = head
+                headReceivedAt = .now
+                phase = .readingBody
+                armTimer(.body, context.configuration.bodyReadTimeout)
+                if head.expectContinue && parser.bufferedByteCount == 0 {
+                    enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+            case .body(let body):
+                guard let head = currentHead else { return }
+                phase = .handling
+                disarmTimer()
+                suspendReading()
+                dispatch(head: head, body: body)
+                return
+            }
+        }
+    }
+
+    // MARK: Handling
+
+    private func dispatch(head: ParsedRequestHead, body: [UInt8]) {
+        let (path, query) = RequestTarget.split(head.target)
+        let incomingID = head.fields[HTTPField.Name.xRequestID]
+        let requestID = RequestID.validated(incomingID, maxLength: context.configuration.maxRequestIDLength) ?? RequestID.generate()
+        let isHead = head.method == .head
+        let started = headReceivedAt
+
+        switch context.router.match(method: head.method, path: path) {
+        case .notFound:
+            finish(context.problemResponse(.notFound, "no route for \(path)"), head: head, requestID: requestID,
+                   pattern: nil, errorCode: .notFound, bodyCount: body.count, started: started, isHead: isHead)
+        case .badPath:
+            finish(context.problemResponse(.malformedRequest, "invalid percent-encoding in the path"), head: head,
+                   requestID: requestID, pattern: nil, errorCode: .malformedRequest, bodyCount: body.count,
+                   started: started, isHead: isHead)
+        case .methodNotAllowed(let allowed):
+            var response = context.problemResponse(.methodNotAllowed, "\(head.method.rawValue) is not allowed on \(path)")
+            response.head.headerFields[.allow] = allowed.joined(separator: ", ")
+            finish(response, head: head, requestID: requestID, pattern: nil, errorCode: .methodNotAllowed,
+                   bodyCount: body.count, started: started, isHead: isHead)
+        case .found(let handler, let pattern, let parameters):
+            let request = HTTPServerRequest(
+                head: HTTPRequest(method: head.method, scheme: nil, authority: head.authority, path: head.target,
+                                  headerFields: head.fields),
+                body: body,
+                pathParameters: parameters,
+                path: path,
+                queryItems: RequestTarget.queryItems(query),
+                requestID: requestID,
+                routePattern: pattern,
+                remoteAddress: remoteAddress
+            )
+            let context = self.context
+            Task {
+                let response: HTTPServerResponse
+                let errorCode: HTTPServerErrorKind?
+                do {
+                    response = try await handler(request)
+                    errorCode = nil
+                } catch {
+                    response = context.problemResponse(.internalError, "the request handler failed")
+                    errorCode = .internalError
+                }
+                self.queue.async {
+                    self.finish(response, head: head, requestID: requestID, pattern: pattern, errorCode: errorCode,
+                                bodyCount: request.body.count, started: started, isHead: isHead)
+                }
+            }
+        }
+    }
+
+    private func finish(_ response: HTTPServerResponse, head: ParsedRequestHead, requestID: String, pattern: String?,
+                        errorCode: HTTPServerErrorKind?, bodyCount: Int, started: ContinuousClock.Instant, isHead: Bool) {
+        guard phase == .handling else { return }
+        let close = closeAfterResponse || draining || head.wantsClose
+            || requestsServed + 1 >= context.configuration.maxRequestsPerConnection
+        closeAfterResponse = close
+        phase = .writing
+        responseInFlight = true
+        let bytes = ResponseSerializer.serialize(response, requestID: requestID, isHead: isHead, close: close)
+        report(method: head.method.rawValue, path: RequestTarget.split(head.target).path, pattern: pattern,
+               status: response.head.status.code, errorCode: errorCode, requestID: requestID,
+               bodyIn: bodyCount, bodyOut: isHead ? 0 : response.body.count, started: started)
+        enqueue(bytes)
+    }
+
+    /// Answers an error the server detected itself and closes the connection afterwards.
+    private func sendError(_ kind: HTTPServerErrorKind, _ detail: String) {
+        guard phase == .readingHead || phase == .readingBody else { close(); return }
+        disarmTimer()
+        let incomingID = currentHead?.fields[HTTPField.Name.xRequestID]
+        let requestID = RequestID.validated(incomingID, maxLength: context.configuration.maxRequestIDLength) ?? RequestID.generate()
+        let response = context.problemResponse(kind, detail)
+        let isHead = currentHead?.method == .head
+        closeAfterResponse = true
+        phase = .writing
+        responseInFlight = true
+        // Stop reading the rest of the request: the connection will be half-closed and drained.
+        suspendReading()
+        let method = currentHead?.method.rawValue ?? parser.currentMethod ?? "-"
+        let target = currentHead?.target ?? parser.currentTarget ?? "-"
+        report(method: method, path: RequestTarget.split(target).path, pattern: nil, status: response.head.status.code,
+               errorCode: kind, requestID: requestID, bodyIn: 0, bodyOut: response.body.count,
+               started: currentHead == nil ? .now : headReceivedAt)
+        enqueue(ResponseSerializer.serialize(response, requestID: requestID, isHead: isHead, close: true))
+    }
+
+    private func report(method: String, path: String, pattern: String?, status: Int, errorCode: HTTPServerErrorKind?,
+                        requestID: String, bodyIn: Int, bodyOut: Int, started: ContinuousClock.Instant) {
+        guard let observer = context.observer else { return }
+        observer(HTTPRequestLogRecord(
+            requestID: requestID, method: method, path: path, routePattern: pattern, status: status,
+            errorCode: errorCode?.rawValue, duration: ContinuousClock.now - started, requestBodyBytes: bodyIn,
+            responseBodyBytes: bodyOut, remoteAddress: remoteAddress))
+    }
+
+    /// Called when a whole response has been handed to the kernel.
+    private func responseWritten() {
+        requestsServed += 1
+        currentHead = nil
+        if closeAfterResponse || draining {
+            startLingeringClose()
+            return
+        }
+        phase = .readingHead
+        if parser.isIdle {
+            armTimer(.idle, context.configuration.idleTimeout)
+        } else {
+            armTimer(.header, context.configuration.headerReadTimeout)
+        }
+        processInput()
+    }
+
+    /// Half-closes, then reads and discards what the client still sends, so it sees the response and not a reset.
+    private func startLingeringClose() {
+        phase = .lingering
+        shutdown(fd, Int32(SHUT_WR))
+        armTimer(.linger, context.configuration.lingerTimeout)
+        resumeReading()
+    }
+
+    // MARK: Writing
+
+    private func enqueue(_ bytes: [UInt8]) {
+        guard phase != .closed else { return }
+        if outboundOffset == outbound.count {
+            outbound = bytes
+            outboundOffset = 0
+        } else {
+            outbound.append(contentsOf: bytes)
+        }
+        flush()
+    }
+
+    private func flush() {
+        var progressed = false
+        while outboundOffset < outbound.count {
+            let n = outbound.withUnsafeBytes { p -> Int in
+                guard let base = p.baseAddress else { return 0 }
+                return Socket.sendNoSignal(fd, base + outboundOffset, outbound.count - outboundOffset)
+            }
+            if n > 0 {
+                outboundOffset += n
+                progressed = true
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                waitWritable(progressed: progressed)
+                return
+            } else {
+                close()
+                return
+            }
+        }
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
+        outboundOffset = 0
+        if let w = writeSource, !writeSuspended {
+            w.suspend()
+            writeSuspended = true
+        }
+        if responseInFlight {
+            responseInFlight = false
+            responseWritten()
+        }
+    }
+
+    /// Waits for the socket to drain. The write timeout restarts whenever the client took some bytes.
+    private func waitWritable(progressed: Bool) {
+        if phase == .writing && (progressed || timerKind != .write) {
+            armTimer(.write, context.configuration.writeTimeout)
+        }
+        if let w = writeSource {
+            if writeSuspended {
+                w.resume()
+                writeSuspended = false
+            }
+            return
+        }
+        let w = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        w.setEventHandler { [self] in
+            guard self.phase != .closed else { return }
+            self.flush()
+        }
+        w.setCancelHandler { [self] in self.sourceCancelled() }
+        pendingCancels += 1
+        writeSource = w
+        writeSuspended = false
+        w.resume()
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-Request-Id`.
+    public static var xRequestID: HTTPField.Name { requestIDFieldName }
+}
+
+private let requestIDFieldName: HTTPField.Name = {
+    guard let name = HTTPField.Name("X-Request-Id") else { preconditionFailure("valid literal field name") }
+    return name
+}()
+extension HTTPConnection {
+}

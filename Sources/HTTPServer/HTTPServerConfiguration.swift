@@ -1,0 +1,98 @@
+import Dispatch
+
+/// Limits, timeouts and addresses for an ``HTTPServer``.
+///
+/// Every limit is explicit and has a conservative default. Durations are Swift `Duration` values.
+public struct HTTPServerConfiguration: Sendable {
+    /// Host to listen on: a numeric IPv4 or IPv6 address (`"127.0.0.1"`, `"::1"`, `"0.0.0.0"`, `"::"`)
+    /// or a name such as `"localhost"`, in which case every address it resolves to gets a listener.
+    public var host: String
+    /// TCP port; `0` picks a free port (read it back from ``HTTPServer/port``).
+    public var port: Int
+    /// Listen backlog passed to `listen(2)` (the kernel caps it at `net.core.somaxconn`).
+    public var backlog: Int32
+
+    /// Longest accepted request line, in bytes, excluding CRLF (longer: 414).
+    public var maxRequestLineLength: Int
+    /// Largest header block, in bytes, after the request line (larger: 431).
+    public var maxHeaderBytes: Int
+    /// Most header fields in one request (more: 431).
+    public var maxHeaderCount: Int
+    /// Largest request body, in bytes, whether sent with Content-Length or chunked (larger: 413).
+    public var maxBodyBytes: Int
+
+    /// Time allowed from the first byte of a request (or from accept) to the end of its header block (then: 408 and close).
+    public var headerReadTimeout: Duration
+    /// Time allowed to receive the whole body once the header block is in (then: 408 and close).
+    public var bodyReadTimeout: Duration
+    /// How long a kept-alive connection may sit idle between requests before the server closes it.
+    public var idleTimeout: Duration
+    /// Time the client may go without taking any response bytes while the socket's send buffer is full (then: close).
+    public var writeTimeout: Duration
+    /// How long the server keeps reading and discarding after it has sent its last response and half-closed,
+    /// so that the client sees the response rather than a reset.
+    public var lingerTimeout: Duration
+
+    /// Most connections served at once; beyond it new connections get 503 and are closed.
+    public var maxConnections: Int
+    /// Most requests served on one connection; the last response carries `Connection: close`.
+    public var maxRequestsPerConnection: Int
+    /// Default grace period for ``HTTPServer/shutdown(deadline:)``.
+    public var shutdownGracePeriod: Duration
+
+    /// Longest `X-Request-Id` accepted from a client; longer or non-printable ones are replaced by a generated id.
+    public var maxRequestIDLength: Int
+    /// The `type` member of problem documents the server produces itself (RFC 9457); `about:blank` by default.
+    public var problemTypeBase: String?
+
+    /// Creates a configuration; every parameter has a default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        backlog: Int32 = 1024,
+        maxRequestLineLength: Int = 8 * 1024,
+        maxHeaderBytes: Int = 16 * 1024,
+        maxHeaderCount: Int = 100,
+        maxBodyBytes: Int = 1024 * 1024,
+        headerReadTimeout: Duration = .seconds(10),
+        bodyReadTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(60),
+        writeTimeout: Duration = .seconds(30),
+        lingerTimeout: Duration = .seconds(2),
+        maxConnections: Int = 4096,
+        maxRequestsPerConnection: Int = 10_000,
+        shutdownGracePeriod: Duration = .seconds(10),
+        maxRequestIDLength: Int = 128,
+        problemTypeBase: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.backlog = backlog
+        self.maxRequestLineLength = maxRequestLineLength
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodyBytes = maxBodyBytes
+        self.headerReadTimeout = headerReadTimeout
+        self.bodyReadTimeout = bodyReadTimeout
+        self.idleTimeout = idleTimeout
+        self.writeTimeout = writeTimeout
+        self.lingerTimeout = lingerTimeout
+        self.maxConnections = maxConnections
+        self.maxRequestsPerConnection = maxRequestsPerConnection
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.maxRequestIDLength = maxRequestIDLength
+        self.problemTypeBase = problemTypeBase
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped to a non-negative `Int`, for Dispatch deadlines.
+    var nanosecondsClamped: Int {
+        let (seconds, attoseconds) = self.components
+        if seconds < 0 { return 0 }
+        if seconds > Int64(Int.max / 1_000_000_000) - 1 { return Int.max }
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    }
+
+    var dispatchInterval: DispatchTimeInterval { .nanoseconds(nanosecondsClamped) }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import MDoc
+
+/// The JSON shapes of verification results (public API: names and shapes are fixed, fields may be added).
+enum ReportJSON {
+    /// 200 or 422 body for a report.
+    static func body(_ report: VerificationReport, includeClaims: Bool) -> JSON {
+        var members: [(String, JSON?)] = [("verified", .bool(report.verified))]
+        if !report.verified {
+            let code = report.failureCode ?? .deviceResponseMalformed
+            members.append(("code", .string(code.rawValue)))
+            members.append(("message", .string(report.failureDetail ?? message(for: report))))
+        }
+        members.append(("documents", .array(report.documents.map { document($0, includeClaims: includeClaims) })))
+        return .object(members)
+    }
+
+    static func message(for report: VerificationReport) -> String {
+        let failing = report.documents.flatMap(\.checks).first { $0.status == .failed }
+        return failing.map { "\($0.id.rawValue) failed: \($0.detail ?? $0.code?.rawValue ?? "")" } ?? "not verified"
+    }
+
+    static func document(_ document: DocumentReport, includeClaims: Bool) -> JSON {
+        var members: [(String, JSON?)] = [
+            ("docType", .string(document.docType)),
+            ("verified", .bool(document.verified)),
+        ]
+        if includeClaims && document.verified {
+            var byNameSpace: [(String, [(String, JSON)])] = []
+            for claim in document.claims {
+                if let index = byNameSpace.firstIndex(where: { $0.0 == claim.nameSpace }) {
+                    byNameSpace[index].1.append((claim.identifier, value(claim.value)))
+                } else {
+                    byNameSpace.append((claim.nameSpace, [(claim.identifier, value(claim.value))]))
+                }
+            }
+            members.append(("claims", .object(byNameSpace.map { ($0.0, JSON.object($0.1)) })))
+        }
+        members.append(("issuer", issuer(document.issuer)))
+        members.append(("validity", validity(document.validityInfo)))
+        members.append(("deviceAuthentication", document.deviceAuthentication.map { .string($0.rawValue) } ?? .null))
+        members.append(("checks", .array(document.checks.map(check))))
+        return .object(members)
+    }
+
+    static func check(_ result: CheckResult) -> JSON {
+        .object([
+            ("id", .string(result.id.rawValue)),
+            ("outcome", .string(result.status.rawValue)),
+            ("code", result.code.map { .string($0.rawValue) }),
+            ("detail", result.detail.map { .string($0) }),
+        ])
+    }
+
+    static func issuer(_ issuer: IssuerSummary) -> JSON {
+        .object([
+            ("documentSigner", issuer.documentSignerSubject.map { .string($0) }),
+            ("iaca", issuer.iacaSubject.map { .string($0) }),
+            ("iacaSha256", issuer.iacaSHA256.map { .string($0) }),
+            ("country", issuer.country.map { .string($0) }),
+        ])
+    }
+
+    static func validity(_ validity: ValidityInfo) -> JSON {
+        .object([
+            ("signed", .string(timestamp(validity.signed))),
+            ("validFrom", .string(timestamp(validity.validFrom))),
+            ("validUntil", .string(timestamp(validity.validUntil))),
+            ("expectedUpdate", validity.expectedUpdate.map { .string(timestamp($0)) }),
+        ])
+    }
+
+    /// Element values: text, numbers and booleans as themselves; bytes as standard base64; dates as strings;
+    /// arrays and maps recursively (map keys as strings).
+    static func value(_ element: ElementValue) -> JSON {
+        switch element {
+        case .text(let s), .fullDate(let s), .tdate(let s), .bigInteger(let s): return .string(s)
+        case .integer(let n): return .int(n)
+        case .bool(let b): return .bool(b)
+        case .bytes(let b): return .string(Data(b).base64EncodedString())
+        case .float(let d): return .double(d)
+        case .array(let items): return .array(items.map(value))
+        case .map(let pairs): return .object(pairs.map { ($0.key, value($0.value)) })
+        case .null: return .null
+        case .tagged(_, let inner): return value(inner)
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

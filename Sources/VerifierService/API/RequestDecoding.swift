@@ -1,0 +1,51 @@
+import Foundation
+import HTTPServer
+import MDoc
+
+/// Reading JSON request bodies strictly, with errors that name the field.
+enum RequestDecoding {
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPServerRequest) throws(ServiceProblem) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch let error as DecodingError {
+            throw ServiceProblem.invalidRequest(describe(error))
+        } catch {
+            throw ServiceProblem.invalidRequest("the body is not valid JSON")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
+        case .typeMismatch(_, let context): return "field \"\(path(context))\" has the wrong type"
+        case .valueNotFound(_, let context): return "field \"\(path(context))\" is null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "the body is not valid JSON" : "field \"\(path(context))\" is invalid"
+        @unknown default: return "the body is not a valid request"
+        }
+    }
+
+    /// Standard or URL-safe base64, padding optional.
+    static func base64(_ text: String, field: String) throws(ServiceProblem) -> [UInt8] {
+        guard let bytes = Base64Input.decode(text) else {
+            throw ServiceProblem(.badRequest, "INVALID_BASE64", "\"\(field)\" is not base64")
+        }
+        return bytes
+    }
+
+    /// An RFC 3339 time, honoured only when the configuration allows overriding the clock.
+    static func verificationTime(_ text: String?, allowed: Bool, now: Date) throws(ServiceProblem) -> Date {
+        guard let text else { return now }
+        guard allowed else {
+            throw ServiceProblem(.badRequest, "VERIFICATION_TIME_OVERRIDE_DISABLED",
+                                 "verificationTime is not accepted: verification.allowVerificationTimeOverride is false")
+        }
+        guard let date = TDate.parse(text) else {
+            throw ServiceProblem.invalidRequest("\"verificationTime\" is not an RFC 3339 date-time")
+        }
+        return date
+    }
+}

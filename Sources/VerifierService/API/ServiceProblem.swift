@@ -1,0 +1,35 @@
+import HTTPServer
+import HTTPTypes
+
+/// Errors the service answers with: `application/problem+json` (RFC 9457) with a stable `code`.
+struct ServiceProblem: Error, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let detail: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ detail: String) {
+        self.status = status
+        self.code = code
+        self.detail = detail
+    }
+
+    var response: HTTPServerResponse {
+        let problem = HTTPProblem(
+            type: "https://verifierd.example/problems/\(code.lowercased().replacingOccurrences(of: "_", with: "-"))",
+            title: status.reasonPhrase, status: status.code, detail: detail, code: code)
+        var response = HTTPServerResponse.problem(problem)
+        for field in headers { response.head.headerFields.append(field) }
+        return response
+    }
+
+    static func invalidRequest(_ detail: String) -> ServiceProblem {
+        ServiceProblem(.badRequest, "INVALID_REQUEST", detail)
+    }
+}
+
+extension HTTPServerResponse {
+    static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> HTTPServerResponse {
+        .json(value.serialized(), status: status)
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import MDoc
+
+/// Reads the JSON configuration file, applies `VERIFIERD_*` environment overrides and secret files, and checks
+/// every value's type and range. Every error names the key.
+///
+/// Each key `section.name` can be overridden by `VERIFIERD_SECTION_NAME` (camelCase becomes SNAKE_CASE, lists are
+/// comma-separated). Secrets can come from files: `admin.tokenFile`, `readerTokens.clientTokensFile` (one token per
+/// line) or the environment variables `VERIFIERD_ADMIN_TOKEN_FILE` and `VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE`.
+public enum ConfigurationLoader {
+    enum Kind {
+        case string, int, bool, stringList, path, pathList, secretFile
+    }
+
+    /// Every key the file may contain.
+    static let schema: [String: [String: Kind]] = [
+        "server": ["host": .string, "port": .int, "maxBodyBytes": .int, "maxConnections": .int,
+                   "shutdownGraceSeconds": .int],
+        "apple": ["merchantId": .string, "teamId": .string, "encryptionKeys": .pathList],
+        "trust": ["iacaDirectory": .path, "profileChecks": .string, "pollSeconds": .int, "expiringWindowDays": .int],
+        "verification": ["clockSkewSeconds": .int, "allowVerificationTimeOverride": .bool],
+        "readerTokens": ["brandId": .string, "keyId": .string, "signingKey": .path, "lifetimeSeconds": .int,
+                         "clientTokens": .stringList, "clientTokensFile": .secretFile],
+        "admin": ["token": .string, "tokenFile": .secretFile],
+    ]
+
+    /// The environment variable for a key.
+    public static func environmentName(_ section: String, _ key: String) -> String {
+        var name = "VERIFIERD_"
+        for part in [section, key] {
+            if name.count > 10 { name += "_" }
+            for character in part {
+                if character.isUppercase { name += "_" }
+                name += character.uppercased()
+            }
+        }
+        return name
+    }
+
+    public static func load(file: URL, environment: [String: String]) throws(ConfigurationError) -> ServiceConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw ConfigurationError(key: "(file)", "cannot read \(file.path): \(error.localizedDescription)")
+        }
+        let decoded: RawJSON
+        do {
+            decoded = try JSONDecoder().decode(RawJSON.self, from: data)
+        } catch {
+            throw ConfigurationError(key: "(file)", "\(file.path) is not valid JSON: \(error)")
+        }
+        guard case .object(let root) = decoded else {
+            throw ConfigurationError(key: "(file)", "\(file.path) is not a JSON object")
+        }
+        let base = file.deletingLastPathComponent()
+        let values = Values(root: root, environment: environment, base: base)
+        try values.checkKnownKeys()
+        return try values.build(file: file)
+    }
+
+    /// Merged raw values with typed accessors.
+    struct Values {
+        let root: [String: RawJSON]
+        let environment: [String: String]
+        let base: URL
+
+        init(root: [String: RawJSON], environment: [String: String], base: URL) {
+            self.root = root
+            self.environment = environment
+            self.base = base
+        }
+
+        func checkKnownKeys() throws(ConfigurationError) {
+            for (section, value) in root {
+                guard let keys = schema[section] else {
+                    throw ConfigurationError(key: section, "unknown section (known: \(schema.keys.sorted().joined(separator: ", ")))")
+                }
+                guard case .object(let members) = value else { throw ConfigurationError(key: section, "must be an object") }
+                for key in members.keys where keys[key] == nil {
+                    throw ConfigurationError(key: "\(section).\(key)", "unknown key")
+                }
+            }
+        }
+
+        /// Whether a section is present in the file or through any environment variable.
+        func sectionPresent(_ section: String) -> Bool {
+            root[section] != nil || (schema[section] ?? [:]).keys.contains {
+                environment[environmentName(section, $0)] != nil
+            }
+        }
+
+        /// The environment's text, or else the file's value.
+        enum Raw {
+            case environment(String)
+            case file(RawJSON)
+        }
+
+        func raw(_ section: String, _ key: String) -> Raw? {
+            if let value = environment[environmentName(section, key)] { return .environment(value) }
+            guard case .object(let members)? = root[section], let value = members[key], value != .null else { return nil }
+            return .file(value)
+        }
+
+        func string(_ section: String, _ key: String) throws(ConfigurationError) -> String? {
+            switch raw(section, key) {
+            case nil: return nil
+            case .environment(let text), .file(.string(let text)): return text
+            default: throw ConfigurationError(key: "\(section).\(key)", "must be a string")
+            }
+        }
+
+        func requiredString(_ section: String, _ key: String) throws(ConfigurationError) -> String {
+            guard let value = try string(section, key), !value.isEmpty else {
+                throw ConfigurationError(key: "\(section).\(key)", "is required")
+            }
+            return value
+        }
+
+        func int(_ section: String, _ key: String, default value: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+            let name = "\(section).\(key)"
+            let number: Int
+            switch raw(section, key) {
+            case nil: return value
+            case .environment(let text):
+                guard let parsed = Int(text) else { throw ConfigurationError(key: name, "must be an integer, got \"\(text)\"") }
+                number = parsed
+            case .file(.integer(let n)) where n >= Int64(Int.min) && n <= Int64(Int.max):
+                number = Int(n)
+            default: throw ConfigurationError(key: name, "must be an integer")
+            }
+            guard range.contains(number) else {
+                throw ConfigurationError(key: name, "must be \(range.lowerBound)...\(range.upperBound), got \(number)")
+            }
+            return number
+        }
+
+        func bool(_ section: String, _ key: String, default value: Bool) throws(ConfigurationError) -> Bool {
+            switch raw(section, key) {
+            case nil: return value
+            case .environment(let text):
+                switch text.lowercased() {
+                case "true", "1", "yes": return true
+                case "false", "0", "no": return false
+                default: throw ConfigurationError(key: "\(section).\(key)", "must be true or false")
+                }
+            case .file(.bool(let b)): return b
+            default: throw ConfigurationError(key: "\(section).\(key)", "must be true or false")
+            }
+        }
+
+        func stringList(_ section: String, _ key: String) throws(ConfigurationError) -> [String]? {
+            switch raw(section, key) {
+            case nil: return nil
+            case .environment(let text):
+                return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case .file(.array(let list)):
+                var strings: [String] = []
+                for (index, element) in list.enumerated() {
+                    guard case .string(let text) = element else {
+                        throw ConfigurationError(key: "\(section).\(key)[\(index)]", "must be a string")
+                    }
+                    strings.append(text)
+                }
+                return strings
+            default: throw ConfigurationError(key: "\(section).\(key)", "must be a list of strings")
+            }
+        }
+
+        func path(_ text: String) -> URL {
+            text.hasPrefix("/") ? URL(fileURLWithPath: text) : base.appendingPathComponent(text).standardizedFileURL
+        }
+
+        /// A secret read from a file named by `<key>File` (in the file or the environment), one value per line.
+        func secretFile(_ section: String, _ key: String) throws(ConfigurationError) -> [String]? {
+            let fileKey = key + "File"
+            let name = "\(section).\(fileKey)"
+            let location: String?
+            if let env = environment[environmentName(section, key) + "_FILE"] {
+                location = env
+            } else {
+                location = try string(section, fileKey)
+            }
+            guard let location else { return nil }
+            let url = path(location)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ConfigurationError(key: name, "cannot read \(url.path)")
+            }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !lines.isEmpty else { throw ConfigurationError(key: name, "\(url.path) is empty") }
+            return lines
+        }
+
+        func build(file: URL) throws(ConfigurationError) -> ServiceConfiguration {
+            var server = ServiceConfiguration.Server()
+            server.host = try string("server", "host") ?? server.host
+            server.port = try int("server", "port", default: server.port, range: 0...65535)
+            server.maxBodyBytes = try int("server", "maxBodyBytes", default: server.maxBodyBytes, range: 1024...(64 << 20))
+            server.maxConnections = try int("server", "maxConnections", default: server.maxConnections, range: 1...100_000)
+            server.shutdownGraceSeconds = try int("server", "shutdownGraceSeconds", default: 10, range: 0...600)
+
+            var apple: ServiceConfiguration.Apple?
+            if sectionPresent("apple") {
+                let keys = try stringList("apple", "encryptionKeys") ?? []
+                guard !keys.isEmpty else { throw ConfigurationError(key: "apple.encryptionKeys", "needs at least one key file") }
+                apple = .init(merchantId: try requiredString("apple", "merchantId"),
+                              teamId: try requiredString("apple", "teamId"), encryptionKeys: keys.map(path))
+            }
+
+            let directory = try requiredString("trust", "iacaDirectory")
+            let modeText = try string("trust", "profileChecks") ?? "warn"
+            guard let mode = ProfileCheckMode(rawValue: modeText) else {
+                throw ConfigurationError(key: "trust.profileChecks", "must be \"warn\" or \"enforce\", got \"\(modeText)\"")
+            }
+            let trust = ServiceConfiguration.Trust(
+                iacaDirectory: path(directory), profileChecks: mode,
+                pollSeconds: try int("trust", "pollSeconds", default: 30, range: 0...86_400),
+                expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650))
+
+            let verification = ServiceConfiguration.Verification(
+                clockSkewSeconds: try int("verification", "clockSkewSeconds", default: 300, range: 0...3600),
+                allowVerificationTimeOverride: try bool("verification", "allowVerificationTimeOverride", default: false))
+
+            var readerTokens: ServiceConfiguration.ReaderTokens?
+            if sectionPresent("readerTokens") {
+                let tokens = (try stringList("readerTokens", "clientTokens") ?? []) + (try secretFile("readerTokens", "clientTokens") ?? [])
+                guard !tokens.isEmpty else {
+                    throw ConfigurationError(key: "readerTokens.clientTokens", "needs at least one client token")
+                }
+                readerTokens = .init(
+                    brandId: try requiredString("readerTokens", "brandId"),
+                    keyId: try requiredString("readerTokens", "keyId"),
+                    signingKey: path(try requiredString("readerTokens", "signingKey")),
+                    lifetimeSeconds: try int("readerTokens", "lifetimeSeconds", default: 300, range: 1...300),
+                    clientTokens: tokens)
+            }
+
+            var admin = ServiceConfiguration.Admin()
+            if let fromFile = try secretFile("admin", "token")?.first {
+                admin.token = fromFile
+            } else {
+                admin.token = try string("admin", "token")
+            }
+            if let token = admin.token, token.count < 16 {
+                throw ConfigurationError(key: "admin.token", "must be at least 16 characters")
+            }
+            return ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
+                                        readerTokens: readerTokens, admin: admin, file: file)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import MDoc
+
+/// verifierd's configuration, after the file, environment overrides and secret files have been merged and every
+/// path resolved against the configuration file's folder.
+public struct ServiceConfiguration: Sendable {
+    public struct Server: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        public var maxBodyBytes = 1_048_576
+        public var maxConnections = 1024
+        public var shutdownGraceSeconds = 10
+    }
+
+    public struct Apple: Sendable {
+        public var merchantId: String
+        public var teamId: String
+        public var encryptionKeys: [URL]
+    }
+
+    public struct Trust: Sendable {
+        public var iacaDirectory: URL
+        public var profileChecks: ProfileCheckMode = .warn
+        /// How often the directory is checked for changes made by hand; 0 turns polling off.
+        public var pollSeconds = 30
+        /// Anchors expiring within this many days are listed as `expiring`.
+        public var expiringWindowDays = 30
+    }
+
+    public struct Verification: Sendable {
+        public var clockSkewSeconds = 300
+        public var allowVerificationTimeOverride = false
+    }
+
+    public struct ReaderTokens: Sendable {
+        public var brandId: String
+        public var keyId: String
+        public var signingKey: URL
+        public var lifetimeSeconds = 300
+        public var clientTokens: [String]
+    }
+
+    public struct Admin: Sendable {
+        /// Without a token the admin routes answer 404.
+        public var token: String?
+    }
+
+    public var server = Server()
+    public var apple: Apple?
+    public var trust: Trust
+    public var verification = Verification()
+    public var readerTokens: ReaderTokens?
+    public var admin = Admin()
+    /// The file the configuration came from.
+    public var file: URL
+}

@@ -1,0 +1,53 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// The service's metrics, kept in its own Prometheus registry and rendered in the text format at `/metrics`.
+public final class ServiceMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+    }
+
+    func httpRequest(route: String, method: String, status: Int, duration: Duration) {
+        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    func verification(endpoint: String, outcome: String, duration: Duration) {
+        Counter(label: "verifierd_verifications_total", dimensions: [("endpoint", endpoint), ("outcome", outcome)],
+                factory: factory).increment()
+        Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    func readerToken(outcome: String) {
+        Counter(label: "verifierd_reader_tokens_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?) {
+        Gauge(label: "verifierd_trust_anchors", factory: factory).record(count)
+        if let seconds = secondsUntilSoonestExpiry {
+            Gauge(label: "verifierd_trust_anchor_soonest_expiry_seconds", factory: factory).record(seconds)
+        }
+    }
+
+    /// The Prometheus text exposition.
+    func render() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,90 @@
+import AppleWallet
+import Foundation
+import HTTPServer
+import MDoc
+import TrustStore
+
+/// `POST /v1/apple/verify` and `POST /v1/apple/session-transcript`.
+extension VerifierService {
+    struct AppleVerifyRequest: Decodable {
+        let encryptedData: String
+        let nonce: String
+        let merchantId: String?
+        let teamId: String?
+        let verificationTime: String?
+    }
+
+    struct SessionTranscriptRequest: Decodable {
+        let nonce: String
+        let merchantId: String?
+        let teamId: String?
+        let pkRHash: String?
+    }
+
+    func appleConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Apple {
+        guard let apple = configuration.apple else {
+            throw ServiceProblem(.serviceUnavailable, "APPLE_NOT_CONFIGURED", "the apple section is not configured")
+        }
+        return apple
+    }
+
+    func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let started = ContinuousClock.now
+        let apple = try appleConfiguration()
+        let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
+        let envelope = try RequestDecoding.base64(body.encryptedData, field: "encryptedData")
+        let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
+        let time = try RequestDecoding.verificationTime(
+            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let report = AppleIdentityVerifier(keys: merchantKeys).verify(
+            envelope: envelope, nonce: nonce, merchantId: body.merchantId ?? apple.merchantId,
+            teamId: body.teamId ?? apple.teamId, trust: trustStore.snapshot, options: verificationOptions(at: time))
+        return try reportResponse(report, endpoint: "apple", requestID: request.requestID, started: started)
+    }
+
+    func sessionTranscript(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        let apple = try appleConfiguration()
+        let body = try RequestDecoding.decode(SessionTranscriptRequest.self, from: request)
+        let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
+        var hashes = merchantKeys.map(\.pkRHash)
+        if let hex = body.pkRHash {
+            guard let hash = [UInt8](hexString: hex), hash.count == 32 else {
+                throw ServiceProblem.invalidRequest("\"pkRHash\" is not 32 bytes of hex")
+            }
+            hashes = [hash]
+        }
+        var transcripts: [JSON] = []
+        for hash in hashes {
+            let transcript: AppleSessionTranscript
+            do {
+                transcript = try AppleSessionTranscript(nonce: nonce, merchantId: body.merchantId ?? apple.merchantId,
+                                                        teamId: body.teamId ?? apple.teamId, pkRHash: hash)
+            } catch {
+                throw ServiceProblem(.badRequest, error.code.rawValue, error.detail)
+            }
+            transcripts.append(.object([
+                ("pkRHash", .string(hash.hexString)),
+                ("sessionTranscript", .string(Data(transcript.bytes).base64EncodedString())),
+                ("infoHash", .string(transcript.infoHash.hexString)),
+            ]))
+        }
+        return .json(.object([("transcripts", .array(transcripts))]))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Parses hex (either case); nil for odd lengths or other characters.
+    init?(hexString: String) {
+        let utf8 = Array(hexString.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let byte = UInt8(String(decoding: utf8[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+            index += 2
+        }
+        self = bytes
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HTTPServer
+import MDoc
+
+/// `POST /v1/mdoc/verify`: the generic ISO 18013-5 path for flows other than Apple's.
+extension VerifierService {
+    struct MDocVerifyRequest: Decodable {
+        let deviceResponse: String
+        let sessionTranscript: String
+        let readerPrivateKey: String?
+        let verificationTime: String?
+    }
+
+    func mdocVerify(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        let started = ContinuousClock.now
+        let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
+        let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
+        let transcript = try RequestDecoding.base64(body.sessionTranscript, field: "sessionTranscript")
+        let time = try RequestDecoding.verificationTime(
+            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        var readerKey: ReaderKey?
+        if let text = body.readerPrivateKey {
+            do {
+                if text.contains("-----BEGIN") {
+                    readerKey = try ReaderKey(pem: text)
+                } else {
+                    readerKey = try ReaderKey(rawScalar: try RequestDecoding.base64(text, field: "readerPrivateKey"))
+                }
+            } catch let problem as ServiceProblem {
+                throw problem
+            } catch {
+                throw ServiceProblem(.badRequest, "INVALID_READER_KEY",
+                                     "\"readerPrivateKey\" is not a P-256, P-384 or P-521 private key")
+            }
+        }
+        let report = MDocVerifier(trust: trustStore.snapshot).verify(
+            deviceResponse: response, sessionTranscript: transcript, options: verificationOptions(at: time, readerKey: readerKey))
+        return try reportResponse(report, endpoint: "mdoc", requestID: request.requestID, started: started)
+    }
+}

@@ -1,0 +1,145 @@
+import AppleWallet
+import Foundation
+import HTTPServer
+import HTTPTypes
+import Logging
+import MDoc
+import TrustStore
+
+/// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.
+public final class VerifierService: Sendable {
+    public let configuration: ServiceConfiguration
+    public let trustStore: TrustStoreManager
+    public let metrics: ServiceMetrics
+    let merchantKeys: [MerchantEncryptionKey]
+    let readerTokens: ReaderTokenService?
+    let logger: Logger
+    /// The service clock; injectable so tests are repeatable.
+    let now: @Sendable () -> Date
+
+    /// Loads every key and the trust set; any problem is a ``ConfigurationError`` naming the key.
+    public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
+                now: @escaping @Sendable () -> Date = { Date() }) throws(ConfigurationError) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        self.now = now
+        var keys: [MerchantEncryptionKey] = []
+        for (index, url) in (configuration.apple?.encryptionKeys ?? []).enumerated() {
+            let name = "apple.encryptionKeys[\(index)]"
+            guard let pem = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ConfigurationError(key: name, "cannot read \(url.path)")
+            }
+            do {
+                keys.append(try MerchantEncryptionKey(pem: pem, label: url.lastPathComponent))
+            } catch {
+                throw ConfigurationError(key: name, "\(url.path) is not a P-256 private key (PKCS#8 or SEC1 PEM)")
+            }
+        }
+        merchantKeys = keys
+        do {
+            trustStore = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory), logger: logger)
+        } catch {
+            throw ConfigurationError(key: "trust.iacaDirectory", error.description)
+        }
+        readerTokens = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
+            try ReaderTokenService(configuration: tokens)
+        }
+    }
+
+    /// Every route of the service.
+    public func router() -> Router {
+        var router = Router()
+        router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
+        router.post("/v1/apple/session-transcript") { [self] in await respond($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
+        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try mdocVerify(r) } }
+        router.get("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try listAnchors(r) } }
+        router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try addAnchors(r) } }
+        router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
+        router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
+        router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadAnchors(r) } }
+        router.post("/v1/reader-tokens") { [self] in await respond($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
+        router.get("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
+        router.get("/readyz") { [self] in await respond($0) { _ throws(ServiceProblem) in try readiness() } }
+        router.get("/metrics") { [self] _ in metricsResponse() }
+        router.get("/openapi.json") { _ in .json(Array(OpenAPIDocument.json.utf8)) }
+        return router
+    }
+
+    /// Runs a handler, turning a ``ServiceProblem`` into its problem response.
+    func respond(_ request: HTTPServerRequest,
+                 _ handler: (HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse) async -> HTTPServerResponse
+    {
+        do {
+            return try await handler(request)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The observer for per-request access logs and metrics (never bodies, headers or query strings).
+    public func requestObserver() -> HTTPRequestObserver {
+        let logger = self.logger
+        let metrics = self.metrics
+        return { record in
+            let route = record.routePattern ?? "(unmatched)"
+            metrics.httpRequest(route: route, method: record.method, status: record.status, duration: record.duration)
+            var metadata: Logger.Metadata = [
+                "requestId": "\(record.requestID)", "method": "\(record.method)", "route": "\(route)",
+                "status": "\(record.status)",
+                "durationMs": "\(Double(record.duration.nanoseconds) / 1_000_000)",
+            ]
+            if let code = record.errorCode { metadata["code"] = "\(code)" }
+            logger.info("request", metadata: metadata)
+        }
+    }
+
+    /// Reasons the service is not ready; empty when ready.
+    func notReadyReasons() -> [String] {
+        var reasons: [String] = []
+        if trustStore.snapshot.anchors.isEmpty { reasons.append("no trusted IACA is configured") }
+        if configuration.apple != nil && merchantKeys.isEmpty { reasons.append("no merchant encryption key is loaded") }
+        return reasons
+    }
+
+    func readiness() throws(ServiceProblem) -> HTTPServerResponse {
+        let reasons = notReadyReasons()
+        guard reasons.isEmpty else {
+            throw ServiceProblem(.serviceUnavailable, "NOT_READY", reasons.joined(separator: "; "))
+        }
+        return .json(JSON.object([
+            ("status", .string("ready")), ("trustAnchors", .int(Int64(trustStore.snapshot.anchors.count))),
+            ("merchantKeys", .int(Int64(merchantKeys.count))),
+        ]))
+    }
+
+    func metricsResponse() -> HTTPServerResponse {
+        let anchors = trustStore.snapshot.anchors
+        let soonest = anchors.map(\.notAfter).min().map { $0.timeIntervalSince(now()) }
+        metrics.trustAnchors(count: anchors.count, secondsUntilSoonestExpiry: soonest)
+        var fields = HTTPFields()
+        fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return HTTPServerResponse(status: .ok, headerFields: fields, body: metrics.render())
+    }
+
+    /// Options for one verification at `time`.
+    func verificationOptions(at time: Date, readerKey: ReaderKey? = nil) -> VerificationOptions {
+        VerificationOptions(verificationTime: time, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
+                            profileChecks: configuration.trust.profileChecks, readerKey: readerKey)
+    }
+
+    /// 200 with claims, or 422 with the checks; response-level input problems are 400.
+    func reportResponse(_ report: VerificationReport, endpoint: String, requestID: String, started: ContinuousClock.Instant)
+        throws(ServiceProblem) -> HTTPServerResponse
+    {
+        let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
+        metrics.verification(endpoint: endpoint, outcome: outcome, duration: ContinuousClock.now - started)
+        logger.info("verification", metadata: ["requestId": "\(requestID)", "endpoint": "\(endpoint)", "outcome": "\(outcome)"])
+        if let code = report.failureCode, report.documents.isEmpty,
+           [.envelopeMalformed, .envelopeUnsupported, .nonceInvalid, .sessionTranscriptMalformed].contains(code)
+        {
+            throw ServiceProblem(.badRequest, code.rawValue, report.failureDetail ?? code.rawValue)
+        }
+        return .json(ReportJSON.body(report, includeClaims: true), status: report.verified ? .ok : .unprocessableContent)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import VerifierService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Start-up helpers: configuration errors end the process with exit code 78 and a message naming the key.
+enum ServiceLoading {
+    static func configuration(_ option: ConfigOption) -> ServiceConfiguration {
+        do {
+            return try ConfigurationLoader.load(file: URL(fileURLWithPath: option.config),
+                                                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            fail(error)
+        }
+    }
+
+    static func service(_ configuration: ServiceConfiguration, logger: Logger) -> VerifierService {
+        do {
+            return try VerifierService(configuration: configuration, logger: logger)
+        } catch {
+            fail(error)
+        }
+    }
+
+    static func fail(_ error: ConfigurationError) -> Never {
+        FileHandle.standardError.write(Data("verifierd: \(error)\n".utf8))
+        exit(ConfigurationError.exitCode)
+    }
+
+    /// A logger writing JSON lines to stdout (or to stderr for CLI commands whose stdout is their output).
+    static func logger(toStandardError: Bool = false) -> Logger {
+        Logger(label: "verifierd") { label in
+            toStandardError
+                ? JSONLogHandler(label: label, sink: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+                : JSONLogHandler(label: label)
+        }
+    }
+}

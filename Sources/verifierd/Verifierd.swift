@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// verifierd: ISO 18013-5 mdoc and Apple Wallet identity verification service, with its operations CLI.
+@main
+struct Verifierd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verifierd",
+        abstract: "Verify ISO/IEC 18013-5 mobile documents and Apple Wallet identity responses.",
+        subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// The `--config` option shared by every command.
+struct ConfigOption: ParsableArguments {
+    @Option(name: .long, help: "Configuration file (JSON).")
+    var config: String = "config/verifierd.json"
+}
