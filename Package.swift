@@ -7,7 +7,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "verifierd",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "COSE", targets: ["COSE"]),
@@ -60,6 +60,10 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
+        // A tiny server for the HTTP tests and the benchmark script.
+        .executableTarget(name: "http-echo", dependencies: [
+            "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
         // ES256 reader tokens (JWT) for Apple's Verifier API.
         .target(name: "ReaderToken", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
@@ -84,6 +88,13 @@ let package = Package(
         .testTarget(name: "AppleWalletTests", dependencies: [
             "AppleWallet", "MDoc", "CBOR", "TrustStore", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: [
+            "HTTPServer", "http-echo", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
+        .testTarget(name: "VerifierServiceTests", dependencies: [
+            "VerifierService", "HTTPServer", "TestSupport", "verifierd",
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),

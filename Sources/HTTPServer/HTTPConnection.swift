@@ -73,6 +73,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func setUp() {
+        guard phase != .closed else { return }  // closed (server shutdown) before it was set up
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         read.setEventHandler { [self] in self.onReadable() }
         read.setCancelHandler { [self] in self.sourceCancelled() }
@@ -123,6 +124,12 @@ final class HTTPConnection: @unchecked Sendable {
     private func close() {
         guard phase != .closed else { return }
         phase = .closed
+        if readSource == nil {
+            // Never set up: no source owns the descriptor yet.
+            Socket.closeDescriptor(fd)
+            context.connectionClosed(ObjectIdentifier(self))
+            return
+        }
         timer?.cancel()
         timer = nil
         if let w = writeSource {
@@ -161,7 +168,12 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func onTimer() {
-        guard phase != .closed, timerKind != .none, DispatchTime.now() >= timerDeadline else { return }
+        guard phase != .closed, timerKind != .none else { return }
+        guard DispatchTime.now() >= timerDeadline else {
+            // A stale or early event: the deadline moved. The timer is one-shot, so schedule it again.
+            timer?.schedule(deadline: timerDeadline)
+            return
+        }
         let kind = timerKind
         disarmTimer()
         switch kind {

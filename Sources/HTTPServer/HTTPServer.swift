@@ -192,7 +192,9 @@ public final class HTTPServer: Sendable {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             for c in shared.withLock({ Array($0.connections.values) }) { c.forceClose() }
-            while openConnectionCount > 0 {
+            // Closing is asynchronous (each on its own queue) and quick; do not wait forever regardless.
+            let hardEnd = clock.now + .seconds(2)
+            while openConnectionCount > 0 && clock.now < hardEnd {
                 try? await Task.sleep(for: .milliseconds(5))
             }
             let waiters = shared.withLock { s -> [CheckedContinuation<Void, Never>] in

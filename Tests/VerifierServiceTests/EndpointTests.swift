@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VerifierService
+
+/// Every endpoint over real sockets.
+@Suite(.serialized)
+struct EndpointTests {
+    static let p256 = ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")
+
+    @Test func appleVerifyGeneratedEnvelope() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        let (body, _) = try ServiceHarness.appleCase("valid-merchant-1")
+        let response = try await harness.post("/v1/apple/verify", json: body)
+        #expect(response.status == 200)
+        #expect(response.json["verified"] as? Bool == true)
+        let document = try #require((response.json["documents"] as? [[String: Any]])?.first)
+        let claims = try #require(document["claims"] as? [String: [String: Any]])
+        #expect(claims["org.iso.18013.5.1"]?["family_name"] as? String == "Mustermann")
+        #expect(claims["org.iso.18013.5.1"]?["age_in_years"] as? Int == 53)
+        #expect(document["deviceAuthentication"] as? String == "signature")
+        #expect((document["checks"] as? [[String: Any]])?.count == 9)
+        #expect(response.headers["x-request-id"] != nil)
+        // URL-safe alphabet without padding is accepted too.
+        var urlSafe = body
+        urlSafe["encryptedData"] = (body["encryptedData"] as! String).replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        #expect(try await harness.post("/v1/apple/verify", json: urlSafe).status == 200)
+    }
+
+    @Test func appleVerifyFailuresAre422WithTheCode() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        var (body, _) = try ServiceHarness.appleCase("valid-merchant-1")
+        body["merchantId"] = "com.example.other"
+        var response = try await harness.post("/v1/apple/verify", json: body)
+        #expect(response.status == 422)
+        #expect(response.json["code"] as? String == "INFO_HASH_MISMATCH")
+        #expect((response.json["message"] as? String)?.contains("nonce, merchant ID or team ID") == true)
+
+        for (name, code) in [("recipient-key-unknown", "RECIPIENT_KEY_UNKNOWN"), ("plaintext-not-cbor", "DEVICE_RESPONSE_MALFORMED"),
+                             ("issuer-signature-invalid", "ISSUER_SIGNATURE_INVALID")] {
+            response = try await harness.post("/v1/apple/verify", json: try ServiceHarness.appleCase(name).body)
+            #expect(response.status == 422, "\(name)")
+            #expect(response.json["code"] as? String == code, "\(name)")
+        }
+        // A document that failed has its checks but no claims.
+        let document = (response.json["documents"] as? [[String: Any]])?.first
+        #expect(document?["claims"] == nil)
+        #expect(document?["checks"] != nil)
+    }
+
+    @Test func badRequestsAre400Problems() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        let (valid, _) = try ServiceHarness.appleCase("valid-merchant-1")
+        let cases: [(Data, String)] = [
+            (Data("not json".utf8), "INVALID_REQUEST"),
+            (try JSONSerialization.data(withJSONObject: ["nonce": "AAAA"]), "INVALID_REQUEST"),
+            (try JSONSerialization.data(withJSONObject: ["encryptedData": 5, "nonce": "AAAA"]), "INVALID_REQUEST"),
+            (try JSONSerialization.data(withJSONObject: ["encryptedData": "!!!", "nonce": "AAAA"]), "INVALID_BASE64"),
+            (try JSONSerialization.data(withJSONObject: ["encryptedData": "oA==", "nonce": "AAAA"]), "ENVELOPE_MALFORMED"),
+            (try JSONSerialization.data(withJSONObject: ["encryptedData": valid["encryptedData"]!, "nonce": ""]), "NONCE_INVALID"),
+            (try JSONSerialization.data(withJSONObject: try ServiceHarness.appleCase("envelope-mode-1").body), "ENVELOPE_UNSUPPORTED"),
+            (try JSONSerialization.data(withJSONObject: try ServiceHarness.appleCase("envelope-algorithm-v2").body), "ENVELOPE_UNSUPPORTED"),
+        ]
+        for (body, code) in cases {
+            let response = try await harness.request("POST", "/v1/apple/verify", body: body)
+            #expect(response.status == 400, "\(code)")
+            #expect(response.headers["content-type"] == "application/problem+json", "\(code)")
+            #expect(response.json["code"] as? String == code)
+            #expect(response.json["status"] as? Int == 400)
+            #expect(response.json["title"] != nil && response.json["type"] != nil && response.json["detail"] != nil)
+        }
+    }
+
+    @Test func verificationTimeOverrideNeedsTheSetting() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256]) { config in
+            config["verification"] = ["allowVerificationTimeOverride": false]
+        }
+        defer { Task { await harness.stop() } }
+        var (body, _) = try ServiceHarness.appleCase("valid-merchant-1")
+        body["verificationTime"] = "2030-01-01T00:00:00Z"
+        let response = try await harness.post("/v1/apple/verify", json: body)
+        #expect(response.status == 400)
+        #expect(response.json["code"] as? String == "VERIFICATION_TIME_OVERRIDE_DISABLED")
+    }
+
+    @Test func sessionTranscriptEndpoint() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        let response = try await harness.post("/v1/apple/session-transcript", json: ["nonce": "AQID"])
+        let transcripts = try #require(response.json["transcripts"] as? [[String: Any]])
+        #expect(transcripts.count == 2)
+        #expect((transcripts.first?["infoHash"] as? String)?.count == 64)
+        let pinned = try await harness.post("/v1/apple/session-transcript",
+                                            json: ["nonce": "AQID", "pkRHash": String(repeating: "ab", count: 32)])
+        #expect((pinned.json["transcripts"] as? [[String: Any]])?.count == 1)
+        #expect(try await harness.post("/v1/apple/session-transcript", json: ["nonce": "AQID", "pkRHash": "zz"]).status == 400)
+    }
+
+    @Test func mdocVerifyGeneratedCases() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        let folder = Fixtures.testVectors.appendingPathComponent("mdoc/cases")
+        func body(_ name: String) throws -> [String: Any] {
+            [
+                "deviceResponse": Data(try Fixtures.hexFile(folder.appendingPathComponent("\(name).deviceresponse.hex"))).base64EncodedString(),
+                "sessionTranscript": Data(try Fixtures.hexFile(folder.appendingPathComponent("\(name).transcript.hex"))).base64EncodedString(),
+                "verificationTime": "2030-01-01T00:00:00Z",
+            ]
+        }
+        #expect(try await harness.post("/v1/mdoc/verify", json: try body("valid-p256-sha256-signature")).status == 200)
+        let digest = try await harness.post("/v1/mdoc/verify", json: try body("digest-mismatch"))
+        #expect(digest.status == 422)
+        #expect(digest.json["code"] as? String == "DIGEST_MISMATCH")
+        let malformed = try await harness.post("/v1/mdoc/verify", json: ["deviceResponse": "AAAA", "sessionTranscript": "gA=="])
+        #expect(malformed.status == 422)
+        #expect(malformed.json["code"] as? String == "DEVICE_RESPONSE_MALFORMED")
+        var badTranscript = try body("valid-p256-sha256-signature")
+        badTranscript["sessionTranscript"] = "//8="
+        #expect(try await harness.post("/v1/mdoc/verify", json: badTranscript).json["code"] as? String == "SESSION_TRANSCRIPT_MALFORMED")
+        var badKey = try body("valid-device-mac")
+        badKey["readerPrivateKey"] = "AAAA"
+        #expect(try await harness.post("/v1/mdoc/verify", json: badKey).json["code"] as? String == "INVALID_READER_KEY")
+    }
+
+    @Test func healthReadinessMetricsAndOpenAPI() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        #expect(try await harness.request("GET", "/healthz").status == 200)
+        #expect(try await harness.request("GET", "/readyz").status == 200)
+        _ = try await harness.post("/v1/apple/verify", json: try ServiceHarness.appleCase("valid-merchant-1").body)
+        let metrics = try await harness.request("GET", "/metrics").text
+        #expect(metrics.contains("verifierd_verifications_total{endpoint=\"apple\",outcome=\"verified\"} 1"))
+        #expect(metrics.contains("verifierd_trust_anchors 1"))
+        #expect(metrics.contains("verifierd_trust_anchor_soonest_expiry_seconds"))
+        #expect(metrics.contains("verifierd_http_requests_total"))
+        let openapi = try await harness.request("GET", "/openapi.json")
+        let paths = try #require(openapi.json["paths"] as? [String: [String: Any]])
+        for route in harness.service.router().routes {
+            let path = route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                .joined(separator: "/")
+            #expect(paths["/" + path]?[route.method.rawValue.lowercased()] != nil, "\(route) is not in the OpenAPI document")
+        }
+        #expect(try await harness.request("GET", "/nope").status == 404)
+        let wrongMethod = try await harness.request("DELETE", "/healthz")
+        #expect(wrongMethod.status == 405)
+    }
+
+    @Test func notReadyWithoutAnchors() async throws {
+        let harness = try ServiceHarness()
+        defer { Task { await harness.stop() } }
+        let response = try await harness.request("GET", "/readyz")
+        #expect(response.status == 503)
+        #expect(response.json["code"] as? String == "NOT_READY")
+    }
+
+    @Test func readerTokens() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        let auth = ["Authorization": "Bearer \(ServiceHarness.clientToken)"]
+        let minted = try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "reader-1"], headers: auth)
+        #expect(minted.status == 201)
+        #expect((minted.json["token"] as? String)?.split(separator: ".").count == 3)
+        #expect(minted.json["issuedAt"] as? String == "2030-01-01T00:00:00Z")
+        #expect(minted.json["expiresAt"] as? String == "2030-01-01T00:05:00Z")
+        #expect(try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"]).status == 401)
+        #expect(try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"],
+                                       headers: ["Authorization": "Bearer wrong"]).status == 401)
+        for bad: Any in ["", String(repeating: "x", count: 257), "caf\u{e9}", 5] {
+            let response = try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": bad], headers: auth)
+            #expect(response.status == 400)
+            #expect(response.json["code"] as? String == "INVALID_READER_INSTANCE_IDENTIFIER")
+        }
+        let metrics = try await harness.request("GET", "/metrics").text
+        #expect(metrics.contains("verifierd_reader_tokens_total{outcome=\"minted\"} 1"))
+
+        let disabled = try ServiceHarness(anchors: [Self.p256]) { $0["readerTokens"] = nil }
+        defer { Task { await disabled.stop() } }
+        let response = try await disabled.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"], headers: auth)
+        #expect(response.status == 503)
+        #expect(response.json["code"] as? String == "READER_TOKENS_DISABLED")
+    }
+}
