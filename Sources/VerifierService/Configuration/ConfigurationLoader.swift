@@ -237,7 +237,11 @@ public enum ConfigurationLoader {
             }
 
             var admin = ServiceConfiguration.Admin()
-            if let fromFile = try secretFile("admin", "token")?.first {
+            // Precedence: VERIFIERD_ADMIN_TOKEN_FILE, VERIFIERD_ADMIN_TOKEN, admin.tokenFile, admin.token.
+            let tokenVariable = environmentName("admin", "token")
+            if environment[tokenVariable + "_FILE"] == nil, let fromEnvironment = environment[tokenVariable] {
+                admin.token = fromEnvironment
+            } else if let fromFile = try secretFile("admin", "token")?.first {
                 admin.token = fromFile
             } else {
                 admin.token = try string("admin", "token")

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The `verifierd` executable: exit codes and the operations commands.
+@Suite(.serialized)
+struct CommandLineTests {
+    static var executable: URL {
+        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("verifierd")
+    }
+
+    static func locate() -> URL {
+        var candidate = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let path = candidate.appendingPathComponent("verifierd")
+            if FileManager.default.isExecutableFile(atPath: path.path) { return path }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/verifierd")
+    }
+
+    struct Run {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = locate()
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repositoryRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                   error: String(decoding: error, as: UTF8.self))
+    }
+
+    @Test func configurationErrorsExit78WithTheKey() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("bad.json")
+        try Data(#"{"trust": {"iacaDirectory": "."}, "readerTokens": {"brandId": "b", "keyId": "k", "signingKey": "k.pem", "clientTokens": ["c"], "lifetimeSeconds": 301}}"#.utf8).write(to: config)
+        let run = try Self.run(["serve", "--config", config.path])
+        #expect(run.status == 78)
+        #expect(run.error.contains("readerTokens.lifetimeSeconds"))
+        #expect(run.error.contains("1...300"))
+        let missing = try Self.run(["serve", "--config", folder.appendingPathComponent("none.json").path])
+        #expect(missing.status == 78)
+    }
+
+    @Test func decryptAndTranscriptWithTheDemoConfiguration() throws {
+        let demo = Fixtures.testVectors.appendingPathComponent("demo")
+        let nonce = "6d0527da0a34bb404e8a4d43014d552463ae27907d46ac7e018dea853f78ff28"
+        let decrypt = try Self.run(["decrypt", "--envelope", demo.appendingPathComponent("envelope.hex").path,
+                                    "--nonce", nonce, "--at", "2030-01-01T00:00:00Z"])
+        #expect(decrypt.status == 0)
+        #expect(decrypt.output.contains("\"verified\":true"))
+        #expect(decrypt.output.contains("Mustermann"))
+        let transcript = try Self.run(["transcript", "--nonce", nonce])
+        #expect(transcript.status == 0)
+        #expect(transcript.output.contains("pkRHash     5010e0f3cbeff8809721acbec1d93dec5ca7d6a10e72e0de4a4cb5b67d11bec4"))
+    }
+
+    @Test func iacaCommandsEditTheDirectoryAtomically() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-\(UUID().uuidString)")
+        let trust = folder.appendingPathComponent("trust")
+        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("c.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}}"#.utf8).write(to: config)
+        let pki = Fixtures.testVectors.appendingPathComponent("pki")
+        let add = try Self.run(["iaca", "add", "--config", config.path, pki.appendingPathComponent("iaca-p256.pem").path])
+        #expect(add.status == 0, "\(add.error)")
+        let list = try Self.run(["iaca", "list", "--config", config.path])
+        #expect(list.output.contains("verifierd Test IACA P-256"))
+        let fingerprint = String(list.output.prefix(64))
+        #expect(try Self.run(["iaca", "check", "--config", config.path]).status == 0)
+        let notCA = try Self.run(["iaca", "add", "--config", config.path, pki.appendingPathComponent("ds-p256.pem").path])
+        #expect(notCA.status != 0)
+        #expect(try Self.run(["iaca", "remove", "--config", config.path, fingerprint]).status == 0)
+        #expect(try Self.run(["iaca", "list", "--config", config.path]).output.isEmpty)
+        #expect(try Self.run(["iaca", "check", "--config", config.path]).status != 0)
+    }
+
+    @Test func tokenKeygenWritesAPrivateKeyFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString).pem")
+        let run = try Self.run(["token", "keygen", "--out", file.path])
+        #expect(run.status == 0)
+        #expect(run.output.contains("BEGIN PUBLIC KEY"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let mint = try Self.run(["token", "mint", "--reader-instance-id", "reader-42"])
+        #expect(mint.status == 0)
+        #expect(mint.output.split(separator: ".").count == 3)
+    }
+}

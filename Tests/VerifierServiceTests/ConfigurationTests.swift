@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VerifierService
+
+/// Loading, overriding and rejecting configuration.
+struct ConfigurationTests {
+    func write(_ json: String, files: [String: String] = [:]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trust"), withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        let file = folder.appendingPathComponent("config.json")
+        try Data(json.utf8).write(to: file)
+        return file
+    }
+
+    func error(_ json: String, environment: [String: String] = [:], files: [String: String] = [:]) throws -> ConfigurationError? {
+        let file = try write(json, files: files)
+        do {
+            _ = try ConfigurationLoader.load(file: file, environment: environment)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func environmentNames() {
+        #expect(ConfigurationLoader.environmentName("server", "port") == "VERIFIERD_SERVER_PORT")
+        #expect(ConfigurationLoader.environmentName("admin", "token") == "VERIFIERD_ADMIN_TOKEN")
+        #expect(ConfigurationLoader.environmentName("readerTokens", "clientTokens") == "VERIFIERD_READER_TOKENS_CLIENT_TOKENS")
+        #expect(ConfigurationLoader.environmentName("trust", "iacaDirectory") == "VERIFIERD_TRUST_IACA_DIRECTORY")
+    }
+
+    @Test func defaultsOverridesSecretsAndRelativePaths() throws {
+        let file = try write(#"{"trust": {"iacaDirectory": "trust"}, "admin": {"tokenFile": "admin.secret"}}"#,
+                             files: ["admin.secret": "from-a-file-0123456789\n", "clients": "a\nb\n"])
+        let configuration = try ConfigurationLoader.load(file: file, environment: [
+            "VERIFIERD_SERVER_PORT": "9090", "VERIFIERD_VERIFICATION_ALLOW_VERIFICATION_TIME_OVERRIDE": "true",
+            "VERIFIERD_READER_TOKENS_BRAND_ID": "B", "VERIFIERD_READER_TOKENS_KEY_ID": "K",
+            "VERIFIERD_READER_TOKENS_SIGNING_KEY": "key.pem", "VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE": "clients",
+        ])
+        #expect(configuration.server.port == 9090)
+        #expect(configuration.server.host == "127.0.0.1")
+        #expect(configuration.verification.allowVerificationTimeOverride)
+        #expect(configuration.verification.clockSkewSeconds == 300)
+        #expect(configuration.admin.token == "from-a-file-0123456789")
+        #expect(configuration.readerTokens?.clientTokens == ["a", "b"])
+        #expect(configuration.readerTokens?.lifetimeSeconds == 300)
+        let folder = file.deletingLastPathComponent().standardizedFileURL.path
+        #expect(configuration.trust.iacaDirectory.path == folder + "/trust")
+        #expect(configuration.readerTokens?.signingKey.path == folder + "/key.pem")
+        #expect(configuration.apple == nil)
+        // The environment wins over the file.
+        let overridden = try ConfigurationLoader.load(file: file, environment: ["VERIFIERD_ADMIN_TOKEN": "from-the-environment-0123"])
+        #expect(overridden.admin.token == "from-the-environment-0123")
+    }
+
+    @Test func errorsNameTheKey() throws {
+        let trust = #""trust": {"iacaDirectory": "trust"}"#
+        let cases: [(String, [String: String], String)] = [
+            ("{\(trust), \"server\": {\"prot\": 1}}", [:], "server.prot"),
+            ("{\(trust), \"sever\": {}}", [:], "sever"),
+            ("{\(trust), \"server\": {\"port\": \"80\"}}", [:], "server.port"),
+            ("{\(trust)}", ["VERIFIERD_SERVER_PORT": "x"], "server.port"),
+            ("{\(trust), \"server\": {\"port\": 70000}}", [:], "server.port"),
+            ("{}", [:], "trust.iacaDirectory"),
+            ("{\"trust\": {\"iacaDirectory\": \"t\", \"profileChecks\": \"strict\"}}", [:], "trust.profileChecks"),
+            ("{\(trust), \"apple\": {\"merchantId\": \"m\", \"teamId\": \"t\"}}", [:], "apple.encryptionKeys"),
+            ("{\(trust), \"readerTokens\": {\"brandId\": \"b\", \"keyId\": \"k\", \"signingKey\": \"k.pem\", \"clientTokens\": [\"c\"], \"lifetimeSeconds\": 301}}", [:], "readerTokens.lifetimeSeconds"),
+            ("{\(trust), \"admin\": {\"token\": \"short\"}}", [:], "admin.token"),
+            ("{\(trust), \"admin\": {\"tokenFile\": \"missing\"}}", [:], "admin.tokenFile"),
+            ("not json", [:], "(file)"),
+        ]
+        for (json, environment, key) in cases {
+            #expect(try error(json, environment: environment)?.key == key, "\(json)")
+        }
+    }
+
+    @Test func unusableFilesStopTheServiceNamingTheKey() throws {
+        let base = #""trust": {"iacaDirectory": "trust"}"#
+        func serviceError(_ json: String, files: [String: String] = [:]) throws -> ConfigurationError? {
+            let configuration = try ConfigurationLoader.load(file: try write(json, files: files), environment: [:])
+            do {
+                _ = try VerifierService(configuration: configuration, logger: .init(label: "t"))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try serviceError("{\(base), \"apple\": {\"merchantId\": \"m\", \"teamId\": \"t\", \"encryptionKeys\": [\"nope.pem\"]}}")?.key
+                == "apple.encryptionKeys[0]")
+        #expect(try serviceError("{\(base), \"apple\": {\"merchantId\": \"m\", \"teamId\": \"t\", \"encryptionKeys\": [\"bad.pem\"]}}",
+                                 files: ["bad.pem": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"])?.key
+                == "apple.encryptionKeys[0]")
+        let ds = try String(contentsOf: Fixtures.testVectors.appendingPathComponent("pki/ds-p256.pem"), encoding: .utf8)
+        #expect(try serviceError("{\(base)}", files: ["trust/ds.pem": ds])?.reason.contains("not a CA") == true)
+        #expect(try serviceError("{\(base), \"readerTokens\": {\"brandId\": \"b\", \"keyId\": \"k\", \"signingKey\": \"k.pem\", \"clientTokens\": [\"c\"]}}")?.key
+                == "readerTokens.signingKey")
+    }
+}
