@@ -64,6 +64,12 @@ let package = Package(
         .executableTarget(name: "http-echo", dependencies: [
             "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
+        // Release-build benchmark of verification against the cost of its cryptography.
+        .executableTarget(name: "verifierd-bench", dependencies: [
+            "AppleWallet", "MDoc", "CBOR", "TrustStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ], swiftSettings: strict),
         // ES256 reader tokens (JWT) for Apple's Verifier API.
         .target(name: "ReaderToken", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
@@ -91,6 +97,9 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: [
             "HTTPServer", "http-echo", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
+        .testTarget(name: "ReaderTokenTests", dependencies: [
+            "ReaderToken", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd",

@@ -1,0 +1,110 @@
+// verifierd-bench: per-operation cost of verification, next to the cost of the cryptography it cannot avoid.
+//
+//   swift run -c release verifierd-bench [seconds per row, default 2]
+//
+// Reads the demo material in TestVectors/demo (run from the repository root). Every row is one thread.
+import AppleWallet
+import CBOR
+import Crypto
+import Foundation
+import MDoc
+import TrustStore
+import X509
+
+func load(_ path: String) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path) (run from the repository root)") }
+    return Array(data)
+}
+
+func hex(_ path: String) -> [UInt8] {
+    let text = String(decoding: load(path), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+        let next = text.index(index, offsetBy: 2)
+        bytes.append(UInt8(text[index..<next], radix: 16)!)
+        index = next
+    }
+    return bytes
+}
+
+let seconds = Double(CommandLine.arguments.dropFirst().first ?? "") ?? 2
+nonisolated(unsafe) var sink = 0
+
+@inline(never)
+func measure(_ name: String, _ body: () -> Int) -> Double {
+    for _ in 0..<50 { sink &+= body() }
+    let clock = ContinuousClock()
+    var iterations = 0
+    let start = clock.now
+    let limit = Duration.milliseconds(Int64(seconds * 1000))
+    while clock.now - start < limit {
+        for _ in 0..<20 { sink &+= body() }
+        iterations += 20
+    }
+    let elapsed = clock.now - start
+    let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+    let perOp = micros / Double(iterations)
+    print(String(format: "%-58@ %10.1f µs  %9.0f /s", name as NSString, perOp, 1e6 / perOp))
+    return perOp
+}
+
+let demo = "TestVectors/demo"
+let envelope = hex("\(demo)/envelope.hex")
+let plaintext = hex("\(demo)/plaintext.hex")
+let nonce: [UInt8] = {
+    let request = try! JSONSerialization.jsonObject(with: Data(load("\(demo)/verify-request.json"))) as! [String: String]
+    return Array(Data(base64Encoded: request["nonce"]!)!)
+}()
+let keyPEM = String(decoding: load("\(demo)/keys/merchant-encryption.pem"), as: UTF8.self)
+let key = try MerchantEncryptionKey(pem: keyPEM, label: "demo")
+let anchors = try CertificateParsing.derCertificates(from: load("\(demo)/trusted-iaca/demo-iaca.pem")).map { try TrustAnchor(derBytes: $0) }
+let trust = TrustSnapshot(anchors: anchors)
+let verifier = AppleIdentityVerifier(keys: [key])
+let options = VerificationOptions(verificationTime: Date(timeIntervalSince1970: 1_900_000_000))
+let merchantId = "com.example.verifierd.demo", teamId = "DEMOTEAM01"
+let opened = try verifier.open(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId)
+let identity = try CBORDecoder(limits: DeviceResponse.decodingLimits).decode(plaintext)["identity"]!
+let responseBytes = Array(identity.encoded)
+precondition(verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId,
+                             trust: trust, options: options).verified, "the demo envelope must verify")
+
+print("verifierd-bench: demo envelope \(envelope.count) B, plaintext \(plaintext.count) B, \(seconds) s per row, one thread\n")
+print("— ours —")
+let decode = measure("CBOR decode of the plaintext") { (try? CBORDecoder().decode(plaintext)) != nil ? 1 : 0 }
+let parse = measure("DeviceResponse parse (model, tag-24 items, MSO)") { (try? DeviceResponse(bytes: responseBytes)) != nil ? 1 : 0 }
+let engine = measure("MDocVerifier.verify (parsed response, all 9 checks)") {
+    MDocVerifier(trust: trust).verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes, options: options).verified ? 1 : 0
+}
+let full = measure("AppleIdentityVerifier.verify (envelope -> report)") {
+    verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, trust: trust, options: options).verified ? 1 : 0
+}
+
+print("\n— the cryptography floor —")
+let suite = AppleIdentityVerifier.ciphersuite
+let envelopeParsed = try AppleHPKEEnvelope(bytes: envelope)
+let hpke = measure("HPKE open (Recipient.init + open)") {
+    var recipient = try! HPKE.Recipient(privateKey: key.privateKey, ciphersuite: suite, info: Data(opened.transcript.bytes),
+                                        encapsulatedKey: Data(envelopeParsed.pkEm))
+    return (try? recipient.open(envelopeParsed.data))?.count ?? 0
+}
+let ds = try Certificate(derEncoded: Array(try opened.deviceResponse.documents[0].issuerSigned.issuerAuth.headers.x5chain()[0]))
+let iaca = anchors[0].certificate
+let certificateSignature = measure("P-256 certificate signature (DS by IACA)") {
+    iaca.publicKey.isValidSignature(ds.signature, for: ds) ? 1 : 0
+}
+let dsKey = P256.Signing.PublicKey(ds.publicKey)!
+let issuerAuth = opened.deviceResponse.documents[0].issuerSigned.issuerAuth
+let sigStructure = try issuerAuth.signatureStructure()
+let signature = try P256.Signing.ECDSASignature(rawRepresentation: Array(issuerAuth.signature))
+let ecdsa = measure("P-256 ECDSA verify (issuerAuth; device signature costs the same)") {
+    dsKey.isValidSignature(signature, for: sigStructure) ? 1 : 0
+}
+let items = opened.deviceResponse.documents[0].issuerSigned.nameSpaces.flatMap(\.items)
+let digests = measure("SHA-256 of all \(items.count) IssuerSignedItemBytes") {
+    items.reduce(0) { $0 &+ Int(SHA256.hash(data: $1.taggedBytes).first { _ in true } ?? 0) }
+}
+let floor = hpke + certificateSignature + 2 * ecdsa + digests
+print(String(format: "\nfloor (HPKE + cert sig + 2 ECDSA + digests) %.1f µs; full verify %.1f µs; ours on top %.1f µs (%.0f%%)",
+             floor, full, full - floor, (full - floor) / full * 100))
+_ = (decode, parse, engine, sink)
