@@ -1,7 +1,7 @@
 /// A CBOR data item (RFC 8949) as a value: what we build and encode.
 ///
 /// Decoding produces ``CBORItem`` instead, which also keeps the exact bytes each item came from.
-public indirect enum CBOR: Hashable, Sendable {
+public enum CBOR: Hashable, Sendable {
     /// Major type 0: an unsigned integer.
     case unsigned(UInt64)
     /// Major type 1: the integer `-1 - n`, so the full range down to -2^64 fits without overflow.
@@ -15,7 +15,7 @@ public indirect enum CBOR: Hashable, Sendable {
     /// Major type 5, entries in the order given (the deterministic encoder sorts them).
     case map([Pair])
     /// Major type 6.
-    case tagged(UInt64, CBOR)
+    indirect case tagged(UInt64, CBOR)
     /// Major type 7 simple values other than false, true, null and undefined.
     case simple(UInt8)
     case bool(Bool)

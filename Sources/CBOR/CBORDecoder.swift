@@ -163,6 +163,7 @@ private struct Parser {
     }
 
     func utf8String(_ bytes: ArraySlice<UInt8>) throws(CBORDecodingError) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }  // ASCII is valid UTF-8
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw CBORDecodingError(.invalidUTF8, at: bytes.startIndex)
         }
@@ -256,11 +257,25 @@ private struct Parser {
 
     func checkUniqueKeys(_ pairs: [CBORItem.Pair]) throws(CBORDecodingError) {
         guard pairs.count > 1 else { return }
+        // Keys in preferred definite form (nearly every real key) are equal exactly when their bytes are equal;
+        // only other keys of the same major type need a comparison of values.
         if pairs.count <= 32 {
             for i in 1..<pairs.count {
-                for j in 0..<i where pairs[i].key.isSameDataItem(as: pairs[j].key) {
-                    throw CBORDecodingError(.duplicateMapKey, at: pairs[i].key.offset)
+                let a = pairs[i].key.encoded
+                for j in 0..<i {
+                    let b = pairs[j].key.encoded
+                    guard a.first.map({ $0 >> 5 }) == b.first.map({ $0 >> 5 }) else { continue }
+                    let duplicate = Self.isPreferredScalar(a) && Self.isPreferredScalar(b)
+                        ? a.elementsEqual(b) : pairs[i].key.isSameDataItem(as: pairs[j].key)
+                    if duplicate { throw CBORDecodingError(.duplicateMapKey, at: pairs[i].key.offset) }
                 }
+            }
+            return
+        }
+        if pairs.allSatisfy({ Self.isPreferredScalar($0.key.encoded) }) {
+            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: pairs.count)
+            for pair in pairs where !seen.insert(pair.key.encoded).inserted {
+                throw CBORDecodingError(.duplicateMapKey, at: pair.key.offset)
             }
             return
         }
@@ -270,6 +285,20 @@ private struct Parser {
             if !seen.insert(pair.key.value).inserted {
                 throw CBORDecodingError(.duplicateMapKey, at: pair.key.offset)
             }
+        }
+    }
+
+    /// An integer, byte string or text string whose head is in preferred (shortest, definite) form.
+    static func isPreferredScalar(_ encoded: ArraySlice<UInt8>) -> Bool {
+        guard let initial = encoded.first, initial >> 5 <= 3 else { return false }
+        let start = encoded.startIndex
+        switch initial & 0x1f {
+        case 0..<24: return true
+        case 24: return encoded.count > 1 && encoded[start + 1] >= 24
+        case 25: return encoded.count > 2 && encoded[start + 1] != 0
+        case 26: return encoded.count > 4 && (encoded[start + 1] | encoded[start + 2]) != 0
+        case 27: return encoded.count > 8 && (encoded[start + 1] | encoded[start + 2] | encoded[start + 3] | encoded[start + 4]) != 0
+        default: return false
         }
     }
 }

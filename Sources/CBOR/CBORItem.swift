@@ -5,7 +5,7 @@
 /// never a re-encoding.
 public struct CBORItem: Sendable {
     /// What the item holds.
-    public indirect enum Content: Sendable {
+    public enum Content: Sendable {
         case unsigned(UInt64)
         /// The integer `-1 - n`.
         case negative(UInt64)
@@ -13,7 +13,7 @@ public struct CBORItem: Sendable {
         case text(String)
         case array([CBORItem])
         case map([Pair])
-        case tagged(UInt64, CBORItem)
+        indirect case tagged(UInt64, CBORItem)
         case simple(UInt8)
         case bool(Bool)
         case null

@@ -14,6 +14,8 @@ public struct TrustAnchor: Sendable, Hashable {
     public let subjectKeyIdentifier: [UInt8]?
     /// Where the anchor came from (a file name inside the trust directory), if known.
     public let source: String?
+    /// The subject as an RFC 4514-style string (formatted once).
+    public let subject: String
 
     /// Parses and validates an IACA certificate. Throws when it is not a usable CA (see ``TrustAnchorError``).
     public init(derBytes: [UInt8], source: String? = nil) throws(TrustAnchorError) {
@@ -31,6 +33,7 @@ public struct TrustAnchor: Sendable, Hashable {
             Array($0.keyIdentifier)
         }
         self.source = source
+        self.subject = certificate.subject.description
     }
 
     /// An IACA must be a CA (basicConstraints cA) and may sign certificates (keyUsage keyCertSign).
@@ -51,7 +54,6 @@ public struct TrustAnchor: Sendable, Hashable {
         }
     }
 
-    public var subject: String { certificate.subject.description }
     public var notBefore: Date { certificate.notValidBefore }
     public var notAfter: Date { certificate.notValidAfter }
     /// The subject's countryName, if any.

@@ -1,4 +1,8 @@
+import Synchronization
 import X509
+
+/// Gives every snapshot a process-unique identity, so results derived from one snapshot are never reused for another.
+private let snapshotCounter = Atomic<Int>(0)
 
 /// An immutable set of trusted IACA roots, indexed for chain building.
 ///
@@ -7,6 +11,8 @@ import X509
 public struct TrustSnapshot: Sendable {
     /// Increases with every change of the trust set.
     public let version: Int
+    /// Unique within the process for every snapshot ever made.
+    public let identity: Int
     public let anchors: [TrustAnchor]
     private let bySubjectKeyIdentifier: [[UInt8]: [Int]]
     private let bySubject: [DistinguishedName: [Int]]
@@ -18,6 +24,7 @@ public struct TrustSnapshot: Sendable {
             unique.append(anchor)
         }
         self.version = version
+        self.identity = snapshotCounter.wrappingAdd(1, ordering: .relaxed).newValue
         self.anchors = unique
         var bySKI: [[UInt8]: [Int]] = [:]
         var bySubject: [DistinguishedName: [Int]] = [:]

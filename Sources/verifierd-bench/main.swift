@@ -69,6 +69,18 @@ let responseBytes = Array(identity.encoded)
 precondition(verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId,
                              trust: trust, options: options).verified, "the demo envelope must verify")
 
+if CommandLine.arguments.count > 2, CommandLine.arguments[2] == "profile-parse" {
+    _ = measure("DeviceResponse parse") { (try? DeviceResponse(bytes: responseBytes)) != nil ? 1 : 0 }
+    exit(0)
+}
+if CommandLine.arguments.count > 2, CommandLine.arguments[2] == "profile" {
+    // Only the full path, for a profiler.
+    _ = measure("AppleIdentityVerifier.verify (envelope -> report)") {
+        verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, trust: trust, options: options).verified ? 1 : 0
+    }
+    exit(0)
+}
+
 print("verifierd-bench: demo envelope \(envelope.count) B, plaintext \(plaintext.count) B, \(seconds) s per row, one thread\n")
 print("— ours —")
 let decode = measure("CBOR decode of the plaintext") { (try? CBORDecoder().decode(plaintext)) != nil ? 1 : 0 }
@@ -104,7 +116,10 @@ let items = opened.deviceResponse.documents[0].issuerSigned.nameSpaces.flatMap(\
 let digests = measure("SHA-256 of all \(items.count) IssuerSignedItemBytes") {
     items.reduce(0) { $0 &+ Int(SHA256.hash(data: $1.taggedBytes).first { _ in true } ?? 0) }
 }
-let floor = hpke + certificateSignature + 2 * ecdsa + digests
-print(String(format: "\nfloor (HPKE + cert sig + 2 ECDSA + digests) %.1f µs; full verify %.1f µs; ours on top %.1f µs (%.0f%%)",
+// The DS certificate's signature is checked once per issuer (IssuerChainCache), so it is not part of a request's floor.
+let floor = hpke + 2 * ecdsa + digests
+print(String(format: "\nper-request floor (HPKE + 2 ECDSA + digests; the DS certificate signature, %.1f µs, is cached per issuer)",
+             certificateSignature))
+print(String(format: "floor %.1f µs; full verify %.1f µs; ours on top %.1f µs (%.0f%% of the request)",
              floor, full, full - floor, (full - floor) / full * 100))
 _ = (decode, parse, engine, sink)

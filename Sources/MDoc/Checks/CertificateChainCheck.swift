@@ -19,19 +19,11 @@ struct CertificateChainCheck: DocumentCheck {
     func evaluate(_ context: DocumentContext) -> CheckOutcome {
         let chain = context.chain
         if let failure = chain.failure { return .failed(failure.code, failure.detail) }
-        guard let anchor = chain.anchor, let leaf = chain.documentSigner else {
+        guard let anchor = chain.anchor, chain.documentSigner != nil else {
             return .failed(.issuerCertificateUntrusted, "no trusted IACA")
         }
-        var problems: [String] = []
-        problems += Self.usageProblems(documentSigner: leaf)
-        for intermediate in chain.path.dropFirst() {
-            problems += Self.authorityProblems(intermediate)
-        }
-        for certificate in chain.path + [anchor.certificate] {
-            problems += Self.unknownCriticalExtensions(certificate)
-        }
-        if !problems.isEmpty {
-            return .failed(.issuerCertificateInvalid, problems.joined(separator: "; "))
+        if !chain.usageProblems.isEmpty {
+            return .failed(.issuerCertificateInvalid, chain.usageProblems.joined(separator: "; "))
         }
         let time = context.options.verificationTime
         for certificate in chain.path where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
@@ -42,7 +34,7 @@ struct CertificateChainCheck: DocumentCheck {
             return .failed(.trustedIssuerCertificateExpired,
                            "trusted IACA \(anchor.subject) is valid \(Self.period(anchor.certificate)), not at \(Self.format(time))")
         }
-        return .passed("\(leaf.subject) chains to trusted IACA \(anchor.subject)")
+        return .passed("\(context.chain.documentSignerSubject ?? "DS") chains to trusted IACA \(anchor.subject)")
     }
 
     static func usageProblems(documentSigner: Certificate) -> [String] {

@@ -13,8 +13,22 @@ struct CertificateProfileCheck: DocumentCheck {
         guard let leaf = context.chain.documentSigner else {
             return .notApplicable("no document signer certificate to profile")
         }
-        // Without a trusted IACA only the DS is profiled.
-        let iaca = context.chain.anchor?.certificate
+        var violations = context.chain.profileViolations
+        if let dsCountry = leaf.subject.firstValue(of: .RDNAttributeType.countryName),
+           let issuingCountry = Self.issuingCountry(context.document), issuingCountry != dsCountry
+        {
+            violations.append("issuing_country \"\(issuingCountry)\" differs from DS countryName \(dsCountry)")
+        }
+        guard violations.isEmpty else {
+            let detail = violations.joined(separator: "; ")
+            return context.profileMode == .enforce
+                ? .failed(.certificateProfileViolation, detail) : .warning(.certificateProfileViolation, detail)
+        }
+        return .passed()
+    }
+
+    /// Findings about the certificates alone; without a trusted IACA only the DS is profiled.
+    static func certificateViolations(documentSigner leaf: Certificate, iaca: Certificate?) -> [String] {
         var violations: [String] = []
         let dsCountry = leaf.subject.firstValue(of: .RDNAttributeType.countryName)
         if dsCountry == nil { violations.append("DS has no countryName") }
@@ -31,20 +45,12 @@ struct CertificateProfileCheck: DocumentCheck {
                 violations.append("DS stateOrProvinceName \(dsState ?? "(none)") differs from IACA \(iacaState)")
             }
         }
-        if let dsCountry, let issuingCountry = Self.issuingCountry(context.document), issuingCountry != dsCountry {
-            violations.append("issuing_country \"\(issuingCountry)\" differs from DS countryName \(dsCountry)")
-        }
         for (name, certificate) in [("IACA", iaca), ("DS", leaf)] {
             guard let certificate else { continue }
-            if let problem = Self.crlDistributionPointProblem(certificate) { violations.append("\(name) \(problem)") }
-            if !Self.hasAllowedKey(certificate) { violations.append("\(name) key is not EC P-256, P-384 or P-521") }
+            if let problem = crlDistributionPointProblem(certificate) { violations.append("\(name) \(problem)") }
+            if !hasAllowedKey(certificate) { violations.append("\(name) key is not EC P-256, P-384 or P-521") }
         }
-        guard violations.isEmpty else {
-            let detail = violations.joined(separator: "; ")
-            return context.profileMode == .enforce
-                ? .failed(.certificateProfileViolation, detail) : .warning(.certificateProfileViolation, detail)
-        }
-        return .passed()
+        return violations
     }
 
     static func issuingCountry(_ document: Document) -> String? {

@@ -9,10 +9,18 @@ import X509
 struct IssuerChain: Sendable {
     /// The DS certificate (first x5chain entry), when it parsed.
     let documentSigner: Certificate?
+    /// The DS subject, formatted once.
+    let documentSignerSubject: String?
+    /// The DS public key as a COSE key; nil when there is no DS or its key is not on P-256, P-384 or P-521.
+    let documentSignerKey: COSEPublicKey?
     /// DS, then any intermediates used, in issuing order (the anchor is not included).
     let path: [Certificate]
     /// The trusted IACA the path ends in.
     let anchor: TrustAnchor?
+    /// Key usage, CA flag and critical-extension problems along the path (time-independent, computed once).
+    let usageProblems: [String]
+    /// Annex B profile findings about the certificates alone (computed once).
+    let profileViolations: [String]
     /// Why no path could be built or the x5chain could not be read.
     let failure: (code: VerificationErrorCode, detail: String)?
 
@@ -60,6 +68,19 @@ struct IssuerChain: Sendable {
     private init(documentSigner: Certificate?, path: [Certificate], anchor: TrustAnchor?,
                  failure: (code: VerificationErrorCode, detail: String)?) {
         self.documentSigner = documentSigner
+        self.documentSignerSubject = documentSigner?.subject.description
+        self.documentSignerKey = documentSigner.flatMap(Self.coseKey)
+        if let documentSigner, let anchor {
+            var problems = CertificateChainCheck.usageProblems(documentSigner: documentSigner)
+            for intermediate in path.dropFirst() { problems += CertificateChainCheck.authorityProblems(intermediate) }
+            for certificate in path + [anchor.certificate] { problems += CertificateChainCheck.unknownCriticalExtensions(certificate) }
+            self.usageProblems = problems
+        } else {
+            self.usageProblems = []
+        }
+        self.profileViolations = documentSigner.map {
+            CertificateProfileCheck.certificateViolations(documentSigner: $0, iaca: anchor?.certificate)
+        } ?? []
         self.path = path
         self.anchor = anchor
         self.failure = failure
@@ -69,12 +90,10 @@ struct IssuerChain: Sendable {
         ((try? certificate.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
     }
 
-    /// The DS public key as a COSE key; nil when there is no DS or its key is not on P-256, P-384 or P-521.
-    var documentSignerKey: COSEPublicKey? {
-        guard let documentSigner else { return nil }
-        if let key = P256.Signing.PublicKey(documentSigner.publicKey) { return .p256(key) }
-        if let key = P384.Signing.PublicKey(documentSigner.publicKey) { return .p384(key) }
-        if let key = P521.Signing.PublicKey(documentSigner.publicKey) { return .p521(key) }
+    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
+        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
+        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
+        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
         return nil
     }
 }

@@ -85,7 +85,7 @@ public struct MDocVerifier: Sendable {
         let ds = chain.documentSigner
         let country = ds?.subject.firstValue(of: .RDNAttributeType.countryName) ?? chain.anchor?.country
         return IssuerSummary(
-            documentSignerSubject: ds?.subject.description, iacaSubject: chain.anchor?.subject,
+            documentSignerSubject: chain.documentSignerSubject, iacaSubject: chain.anchor?.subject,
             iacaSHA256: chain.anchor?.sha256, country: country,
             documentSignerNotBefore: ds?.notValidBefore, documentSignerNotAfter: ds?.notValidAfter)
     }
