@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import VerifierService
+
+struct Base64InputTests {
+    @Test func decodesBothAlphabetsWithOrWithoutPadding() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let standard = Data(bytes).base64EncodedString()
+            let urlSafe = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let unpadded = urlSafe.replacingOccurrences(of: "=", with: "")
+            #expect(Base64Input.decode(standard) == bytes)
+            #expect(Base64Input.decode(urlSafe) == bytes)
+            #expect(Base64Input.decode(unpadded) == bytes)
+        }
+    }
+
+    @Test func rejectsWhatIsNotBase64() {
+        for bad in ["A", "AAAAA", "AA=A", "AA===", "A===", "AB\n", "AB C", "AB*", "é", "AB=", "AAA=="] {
+            #expect(Base64Input.decode(bad) == nil, "\(bad)")
+        }
+        #expect(Base64Input.decode("QQ") == [0x41])
+        #expect(Base64Input.decode("QR") == nil, "non-zero trailing bits")
+    }
+}
