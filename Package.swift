@@ -88,7 +88,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"], swiftSettings: strict),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MDocTests", dependencies: ["MDoc", "COSE", "CBOR", "TrustStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         .testTarget(name: "AppleWalletTests", dependencies: [

@@ -19,7 +19,7 @@ struct DecryptCommand: ParsableCommand {
         let configuration = ServiceLoading.configuration(options)
         let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
-        guard let nonceBytes = HexText.decode(nonce) else { throw ValidationError("--nonce is not hex") }
+        guard let nonceBytes = [UInt8](hexString: nonce) else { throw ValidationError("--nonce is not hex") }
         var time = Date()
         if let at {
             guard let parsed = TDate.parse(at) else { throw ValidationError("--at is not an RFC 3339 date-time") }
@@ -27,7 +27,7 @@ struct DecryptCommand: ParsableCommand {
         }
         let data = Array(try Data(contentsOf: URL(fileURLWithPath: envelope)))
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let bytes = HexText.decode(text) ?? Data(base64Encoded: text).map(Array.init) ?? data
+        let bytes = [UInt8](hexString: text) ?? Data(base64Encoded: text).map(Array.init) ?? data
         print(service.verifyAppleEnvelope(bytes, nonce: nonceBytes, merchantId: apple.merchantId, teamId: apple.teamId, at: time))
     }
 }
@@ -44,7 +44,7 @@ struct TranscriptCommand: ParsableCommand {
         let configuration = ServiceLoading.configuration(options)
         let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
-        guard let nonceBytes = HexText.decode(nonce) else { throw ValidationError("--nonce is not hex") }
+        guard let nonceBytes = [UInt8](hexString: nonce) else { throw ValidationError("--nonce is not hex") }
         for key in service.merchantKeyHashes {
             let transcript = try AppleSessionTranscript(nonce: nonceBytes, merchantId: apple.merchantId,
                                                         teamId: apple.teamId, pkRHash: key)
@@ -52,20 +52,5 @@ struct TranscriptCommand: ParsableCommand {
             print("transcript  \(transcript.bytes.hexString)")
             print("infoHash    \(transcript.infoHash.hexString)")
         }
-    }
-}
-
-enum HexText {
-    static func decode(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-            index += 2
-        }
-        return bytes
     }
 }

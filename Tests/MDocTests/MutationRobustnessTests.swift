@@ -6,18 +6,7 @@ import TrustStore
 
 /// Mutated real documents never crash the parser or the verifier, and never verify.
 struct MutationRobustnessTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutate(_ input: [UInt8], using rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ input: [UInt8], using rng: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let position = Int.random(in: 0..<bytes.count, using: &rng)
@@ -40,7 +29,7 @@ struct MutationRobustnessTests {
         let trust = try TrustFixtures.anchors([Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem")])
         var options = VerificationOptions(verificationTime: TestClock.date("2030-01-01T00:00:00Z"))
         options.readerKey = try ReaderKey(rawScalar: [UInt8](repeating: 7, count: 32))
-        var rng = SplitMix(state: 0xfeed)
+        var rng = SeededGenerator(seed: 0xfeed)
         var verified = 0
         var malformed = 0
         for name in names {

@@ -80,7 +80,3 @@ struct PublishedVectorsOverHTTPTests {
         #expect(try await harness.post("/v1/mdoc/verify", json: late).json["code"] as? String == "ISSUER_CERTIFICATE_EXPIRED")
     }
 }
-
-extension Array where Element == UInt8 {
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
-}

@@ -73,10 +73,10 @@ extension VerifierService {
 }
 
 extension Array where Element == UInt8 {
-    /// Parses hex (either case); nil for odd lengths or other characters.
-    init?(hexString: String) {
+    /// Parses hex (either case); nil for empty input, odd lengths or other characters.
+    public init?(hexString: String) {
         let utf8 = Array(hexString.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
+        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 2)
         var index = 0
