@@ -6,7 +6,7 @@
 # The configuration is read from /etc/verifierd/verifierd.json; relative paths in it resolve against /etc/verifierd.
 
 # --- build ---
-FROM swift:6.1-jammy AS build
+FROM swift:6.3-noble AS build
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
@@ -15,9 +15,9 @@ RUN swift build -c release --product verifierd --static-swift-stdlib \
  && cp "$(swift build -c release --show-bin-path)/verifierd" /verifierd
 
 # --- run ---
-FROM ubuntu:jammy
+FROM ubuntu:noble
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates libcurl4 libxml2 tzdata curl \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates tzdata curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin verifierd \
  && mkdir -p /etc/verifierd && chown verifierd /etc/verifierd

@@ -55,6 +55,7 @@ let package = Package(
             "CBOR", "MDoc", "TrustStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [

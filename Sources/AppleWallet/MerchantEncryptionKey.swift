@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwiftASN1
+import X509
 
 /// A merchant encryption private key (the HPKE recipient key), identified by `pkRHash`.
 public struct MerchantEncryptionKey: Sendable {
@@ -34,6 +35,14 @@ public struct MerchantEncryptionKey: Sendable {
             key = try P256.KeyAgreement.PrivateKey(pemRepresentation: keyDocument.pemString)
         } catch {
             throw AppleWalletError(.recipientKeyUnknown, "\(label): not a P-256 private key")
+        }
+        for document in documents where document.discriminator == "CERTIFICATE" {
+            guard let certificate = try? Certificate(derEncoded: document.derBytes),
+                  let certificateKey = P256.Signing.PublicKey(certificate.publicKey),
+                  certificateKey.x963Representation == key.publicKey.x963Representation
+            else {
+                throw AppleWalletError(.recipientKeyUnknown, "\(label): the certificate does not hold this private key's public key")
+            }
         }
         self.init(privateKey: key, label: label)
     }

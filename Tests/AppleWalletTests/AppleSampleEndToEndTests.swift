@@ -39,6 +39,17 @@ struct AppleSampleEndToEndTests {
         #expect(inputs.key.pkRHash == (try Fixtures.hexFile(try Self.sample("pk_r_hash.hex"))))
     }
 
+    @Test func keyFilesMayCarryTheMerchantCertificate() throws {
+        let key = try Fixtures.text(try Self.sample("merchant_encryption.key"))
+        let certificate = try Fixtures.text(try Self.sample("merchant_encryption.crt"))
+        let bundled = try MerchantEncryptionKey(pem: key + "\n" + certificate, label: "bundle")
+        #expect(bundled.pkRHash == (try Fixtures.hexFile(try Self.sample("pk_r_hash.hex"))))
+        let otherCertificate = try Fixtures.text(try Self.sample("issuer_root.pem"))
+        #expect(throws: AppleWalletError.self) {
+            try MerchantEncryptionKey(pem: key + "\n" + otherCertificate, label: "mismatch")
+        }
+    }
+
     @Test func transcriptIsRebuiltByteForByte() throws {
         let inputs = try Self.inputs()
         let transcript = try AppleSessionTranscript(nonce: inputs.nonce, merchantId: inputs.merchantId,
