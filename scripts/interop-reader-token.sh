@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interoperability check of reader tokens with an independent JWT library (PyJWT):
 # starts the built verifierd on a free port with the demo reader-token key, mints a token over HTTP and one with
-# the CLI, and verifies both with scripts/verify-reader-token.py against the public key.
+# the CLI, and verifies both with scripts/verify-reader-token.py against the public key; also validates the served
+# OpenAPI document with openapi-spec-validator.
 #
 # Usage: scripts/interop-reader-token.sh [path to verifierd, default .build/debug/verifierd]
 set -euo pipefail
@@ -54,5 +55,13 @@ TOKEN="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])' <<<"
 check "$TOKEN" 'reader "42" \ x'
 CLI_TOKEN="$("$BIN" token mint --config "$WORK/config.json" --reader-instance-id reader-cli 2>/dev/null)"
 check "$CLI_TOKEN" reader-cli
+# The served OpenAPI document must be valid OpenAPI 3.1 for an independent validator.
+curl -fsS "http://127.0.0.1:$PORT/openapi.json" > "$WORK/openapi.json"
+if python3 -c "import json, sys; from openapi_spec_validator import validate; validate(json.load(open(sys.argv[1])))" "$WORK/openapi.json"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL: /openapi.json is not a valid OpenAPI 3.1 document"
+    failed=$((failed + 1))
+fi
 echo "interop: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -125,7 +125,8 @@ public final class VerifierService: Sendable {
     /// Options for one verification at `time`.
     func verificationOptions(at time: Date, readerKey: ReaderKey? = nil) -> VerificationOptions {
         VerificationOptions(verificationTime: time, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
-                            profileChecks: configuration.trust.profileChecks, readerKey: readerKey)
+                            profileChecks: configuration.trust.profileChecks,
+                            profileChecksByAnchor: configuration.trust.profileChecksByAnchor, readerKey: readerKey)
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.

@@ -75,6 +75,27 @@ struct EndpointTests {
         }
     }
 
+    @Test func profileModeCanBeSetPerAnchor() async throws {
+        let noCountry = ServiceHarness.pki.appendingPathComponent("iaca-no-country.pem")
+        let folder = Fixtures.testVectors.appendingPathComponent("mdoc/cases")
+        let body: [String: Any] = [
+            "deviceResponse": Data(try Fixtures.hexFile(folder.appendingPathComponent("profile-iaca-without-country-warn.deviceresponse.hex"))).base64EncodedString(),
+            "sessionTranscript": Data(try Fixtures.hexFile(folder.appendingPathComponent("profile-iaca-without-country-warn.transcript.hex"))).base64EncodedString(),
+            "verificationTime": "2030-01-01T00:00:00Z",
+        ]
+        let relaxed = try ServiceHarness(anchors: [noCountry])
+        defer { Task { await relaxed.stop() } }
+        #expect(try await relaxed.post("/v1/mdoc/verify", json: body).status == 200)
+        let fingerprint = try #require(relaxed.service.trustStore.snapshot.anchors.first?.sha256)
+        let strict = try ServiceHarness(anchors: [noCountry]) { config in
+            config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecksByAnchor": [fingerprint: "enforce"]]
+        }
+        defer { Task { await strict.stop() } }
+        let response = try await strict.post("/v1/mdoc/verify", json: body)
+        #expect(response.status == 422)
+        #expect(response.json["code"] as? String == "CERTIFICATE_PROFILE_VIOLATION")
+    }
+
     @Test func verificationTimeOverrideNeedsTheSetting() async throws {
         let harness = try ServiceHarness(anchors: [Self.p256]) { config in
             config["verification"] = ["allowVerificationTimeOverride": false]

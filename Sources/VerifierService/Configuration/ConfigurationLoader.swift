@@ -9,7 +9,7 @@ import MDoc
 /// line) or the environment variables `VERIFIERD_ADMIN_TOKEN_FILE` and `VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE`.
 public enum ConfigurationLoader {
     enum Kind {
-        case string, int, bool, stringList, path, pathList, secretFile
+        case string, int, bool, stringList, stringMap, path, pathList, secretFile
     }
 
     /// Every key the file may contain.
@@ -17,7 +17,8 @@ public enum ConfigurationLoader {
         "server": ["host": .string, "port": .int, "maxBodyBytes": .int, "maxConnections": .int,
                    "shutdownGraceSeconds": .int],
         "apple": ["merchantId": .string, "teamId": .string, "encryptionKeys": .pathList],
-        "trust": ["iacaDirectory": .path, "profileChecks": .string, "pollSeconds": .int, "expiringWindowDays": .int],
+        "trust": ["iacaDirectory": .path, "profileChecks": .string, "profileChecksByAnchor": .stringMap, "pollSeconds": .int,
+                  "expiringWindowDays": .int],
         "verification": ["clockSkewSeconds": .int, "allowVerificationTimeOverride": .bool],
         "readerTokens": ["brandId": .string, "keyId": .string, "signingKey": .path, "lifetimeSeconds": .int,
                          "clientTokens": .stringList, "clientTokensFile": .secretFile],
@@ -167,6 +168,31 @@ public enum ConfigurationLoader {
             }
         }
 
+        /// A map of strings: a JSON object in the file, `k1=v1,k2=v2` in the environment.
+        func stringMap(_ section: String, _ key: String) throws(ConfigurationError) -> [String: String] {
+            switch raw(section, key) {
+            case nil: return [:]
+            case .environment(let text):
+                var map: [String: String] = [:]
+                for entry in text.split(separator: ",") {
+                    let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2 else { throw ConfigurationError(key: "\(section).\(key)", "expected key=value pairs") }
+                    map[parts[0]] = parts[1]
+                }
+                return map
+            case .file(.object(let members)):
+                var map: [String: String] = [:]
+                for (name, value) in members {
+                    guard case .string(let text) = value else {
+                        throw ConfigurationError(key: "\(section).\(key).\(name)", "must be a string")
+                    }
+                    map[name] = text
+                }
+                return map
+            default: throw ConfigurationError(key: "\(section).\(key)", "must be an object of strings")
+            }
+        }
+
         func path(_ text: String) -> URL {
             text.hasPrefix("/") ? URL(fileURLWithPath: text) : base.appendingPathComponent(text).standardizedFileURL
         }
@@ -213,8 +239,19 @@ public enum ConfigurationLoader {
             guard let mode = ProfileCheckMode(rawValue: modeText) else {
                 throw ConfigurationError(key: "trust.profileChecks", "must be \"warn\" or \"enforce\", got \"\(modeText)\"")
             }
+            var byAnchor: [String: ProfileCheckMode] = [:]
+            for (fingerprint, text) in try stringMap("trust", "profileChecksByAnchor") {
+                let name = "trust.profileChecksByAnchor.\(fingerprint)"
+                guard fingerprint.count == 64, fingerprint.allSatisfy(\.isHexDigit) else {
+                    throw ConfigurationError(key: name, "must be keyed by the anchor's SHA-256 (64 hex digits)")
+                }
+                guard let anchorMode = ProfileCheckMode(rawValue: text) else {
+                    throw ConfigurationError(key: name, "must be \"warn\" or \"enforce\", got \"\(text)\"")
+                }
+                byAnchor[fingerprint.lowercased()] = anchorMode
+            }
             let trust = ServiceConfiguration.Trust(
-                iacaDirectory: path(directory), profileChecks: mode,
+                iacaDirectory: path(directory), profileChecks: mode, profileChecksByAnchor: byAnchor,
                 pollSeconds: try int("trust", "pollSeconds", default: 30, range: 0...86_400),
                 expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650))
 

@@ -21,6 +21,8 @@ public struct ServiceConfiguration: Sendable {
     public struct Trust: Sendable {
         public var iacaDirectory: URL
         public var profileChecks: ProfileCheckMode = .warn
+        /// Per-anchor profile mode, by the anchor's lowercase hex SHA-256; overrides `profileChecks`.
+        public var profileChecksByAnchor: [String: ProfileCheckMode] = [:]
         /// How often the directory is checked for changes made by hand; 0 turns polling off.
         public var pollSeconds = 30
         /// Anchors expiring within this many days are listed as `expiring`.
