@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TestSupport
 
@@ -86,6 +89,53 @@ struct CommandLineTests {
         #expect(try Self.run(["iaca", "remove", "--config", config.path, fingerprint]).status == 0)
         #expect(try Self.run(["iaca", "list", "--config", config.path]).output.isEmpty)
         #expect(try Self.run(["iaca", "check", "--config", config.path]).status != 0)
+    }
+
+    @Test func serveReloadsOnSIGHUPAndExitsZeroOnSIGTERM() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-serve-\(UUID().uuidString)")
+        let trust = folder.appendingPathComponent("trust")
+        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        let pki = Fixtures.testVectors.appendingPathComponent("pki")
+        try FileManager.default.copyItem(at: pki.appendingPathComponent("iaca-p256.pem"), to: trust.appendingPathComponent("a.pem"))
+        let config = folder.appendingPathComponent("c.json")
+        try Data(#"{"server": {"port": 0}, "trust": {"iacaDirectory": "trust", "pollSeconds": 0}, "admin": {"token": "serve-test-admin-token-0123"}}"#.utf8).write(to: config)
+        let process = Process()
+        process.executableURL = Self.locate()
+        process.arguments = ["serve", "--config", config.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The first log line says where it listens.
+        var buffer = Data()
+        var port: Int?
+        for _ in 0..<100 where port == nil {
+            buffer += out.fileHandleForReading.availableData
+            if let line = String(data: buffer, encoding: .utf8), let range = line.range(of: #""port":""#) {
+                port = Int(line[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        let listening = try #require(port)
+        func anchorCount() async throws -> Int {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(listening)/v1/admin/iaca")!)
+            request.setValue("Bearer serve-test-admin-token-0123", forHTTPHeaderField: "Authorization")
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return (json?["anchors"] as? [Any])?.count ?? -1
+        }
+        #expect(try await anchorCount() == 1)
+        try FileManager.default.copyItem(at: pki.appendingPathComponent("iaca-p384.pem"), to: trust.appendingPathComponent("b.pem"))
+        kill(process.processIdentifier, SIGHUP)
+        var count = 1
+        for _ in 0..<50 where count != 2 {
+            try await Task.sleep(for: .milliseconds(100))
+            count = try await anchorCount()
+        }
+        #expect(count == 2)
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
     }
 
     @Test func tokenKeygenWritesAPrivateKeyFile() throws {
