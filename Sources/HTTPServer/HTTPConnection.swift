@@ -41,6 +41,9 @@ final class HTTPConnection: @unchecked Sendable {
     private var timer: (any DispatchSourceTimer)?
     private var timerKind: TimerKind = .none
     private var timerDeadline = DispatchTime.distantFuture
+    /// When the one-shot Dispatch timer is set to fire. Re-arming to a later deadline leaves it alone: it fires
+    /// early, sees the deadline moved and reschedules once, which saves a timer syscall on nearly every request.
+    private var timerFiresAt = DispatchTime.distantFuture
     private var pendingCancels = 0
 
     private var phase: Phase = .readingHead
@@ -158,19 +161,24 @@ final class HTTPConnection: @unchecked Sendable {
     private func armTimer(_ kind: TimerKind, _ after: Duration) {
         timerKind = kind
         timerDeadline = .now() + after.dispatchInterval
-        timer?.schedule(deadline: timerDeadline)
+        if timerDeadline < timerFiresAt {
+            timerFiresAt = timerDeadline
+            timer?.schedule(deadline: timerDeadline)
+        }
     }
 
+    /// Disarming only forgets the deadline; a pending fire finds nothing to do.
     private func disarmTimer() {
         timerKind = .none
         timerDeadline = .distantFuture
-        timer?.schedule(deadline: .distantFuture)
     }
 
     private func onTimer() {
+        timerFiresAt = .distantFuture  // one-shot: it has fired
         guard phase != .closed, timerKind != .none else { return }
         guard DispatchTime.now() >= timerDeadline else {
-            // A stale or early event: the deadline moved. The timer is one-shot, so schedule it again.
+            // Early: the deadline moved later since the timer was set. Schedule it again.
+            timerFiresAt = timerDeadline
             timer?.schedule(deadline: timerDeadline)
             return
         }
