@@ -25,12 +25,14 @@ struct AdminTrustTests {
         #expect(anchors[0]["status"] as? String == "valid")
         #expect(anchors[0]["country"] as? String == "US")
         #expect(anchors[0]["file"] as? String == "iaca-p384.pem")
+        await harness.stop()
     }
 
     @Test func withoutAnAdminTokenTheRoutesDoNotExist() async throws {
         let harness = try ServiceHarness(anchors: [Self.p384]) { $0["admin"] = nil }
         defer { Task { await harness.stop() } }
         #expect(try await harness.admin("GET", "/v1/admin/iaca").status == 404)
+        await harness.stop()
     }
 
     @Test func addMakesADocumentVerifyAndDeleteUndoesIt() async throws {
@@ -55,6 +57,7 @@ struct AdminTrustTests {
         #expect(try await harness.admin("DELETE", "/v1/admin/iaca/\(fingerprint)").status == 404)
         let after = try await harness.post("/v1/apple/verify", json: body)
         #expect(after.json["code"] as? String == "ISSUER_CERTIFICATE_UNTRUSTED")
+        await harness.stop()
     }
 
     @Test func unusableCertificatesAreRefused() async throws {
@@ -71,6 +74,7 @@ struct AdminTrustTests {
         #expect(try await harness.admin("POST", "/v1/admin/iaca?allowExpired=true", body: try Data(contentsOf: expiredFile)).status == 201)
         let list = try await harness.admin("GET", "/v1/admin/iaca")
         #expect((list.json["anchors"] as? [[String: Any]])?.contains { $0["status"] as? String == "expired" } == true)
+        await harness.stop()
     }
 
     @Test func putReplacesTheWholeSet() async throws {
@@ -93,6 +97,7 @@ struct AdminTrustTests {
         let bad = try await harness.admin("PUT", "/v1/admin/iaca", body: try Data(contentsOf: ServiceHarness.pki.appendingPathComponent("ds-p256.pem")))
         #expect(bad.status == 400)
         #expect((try await harness.admin("GET", "/v1/admin/iaca").json["anchors"] as? [[String: Any]])?.count == 2)
+        await harness.stop()
     }
 
     @Test func reloadPicksUpHandEdits() async throws {
@@ -109,6 +114,7 @@ struct AdminTrustTests {
         #expect(try await harness.admin("POST", "/v1/admin/iaca/reload").status == 422)
         harness.service.trustStore.reloadIfChanged(actor: "test")
         #expect(harness.service.trustStore.snapshot.anchors.count == 2)
+        await harness.stop()
     }
 
     @Test func changesAreLoggedWithoutCertificateBodies() async throws {
@@ -121,5 +127,6 @@ struct AdminTrustTests {
         #expect(change.contains("\"action\":\"add\""))
         #expect(!lines.joined().contains("BEGIN CERTIFICATE"))
         #expect(!lines.joined().contains(ServiceHarness.adminToken))
+        await harness.stop()
     }
 }

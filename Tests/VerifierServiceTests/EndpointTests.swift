@@ -27,6 +27,7 @@ struct EndpointTests {
         urlSafe["encryptedData"] = (body["encryptedData"] as! String).replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         #expect(try await harness.post("/v1/apple/verify", json: urlSafe).status == 200)
+        await harness.stop()
     }
 
     @Test func appleVerifyFailuresAre422WithTheCode() async throws {
@@ -49,6 +50,7 @@ struct EndpointTests {
         let document = (response.json["documents"] as? [[String: Any]])?.first
         #expect(document?["claims"] == nil)
         #expect(document?["checks"] != nil)
+        await harness.stop()
     }
 
     @Test func badRequestsAre400Problems() async throws {
@@ -73,6 +75,7 @@ struct EndpointTests {
             #expect(response.json["status"] as? Int == 400)
             #expect(response.json["title"] != nil && response.json["type"] != nil && response.json["detail"] != nil)
         }
+        await harness.stop()
     }
 
     @Test func profileModeCanBeSetPerAnchor() async throws {
@@ -94,6 +97,8 @@ struct EndpointTests {
         let response = try await strict.post("/v1/mdoc/verify", json: body)
         #expect(response.status == 422)
         #expect(response.json["code"] as? String == "CERTIFICATE_PROFILE_VIOLATION")
+        await strict.stop()
+        await relaxed.stop()
     }
 
     @Test func verificationTimeOverrideNeedsTheSetting() async throws {
@@ -106,6 +111,7 @@ struct EndpointTests {
         let response = try await harness.post("/v1/apple/verify", json: body)
         #expect(response.status == 400)
         #expect(response.json["code"] as? String == "VERIFICATION_TIME_OVERRIDE_DISABLED")
+        await harness.stop()
     }
 
     @Test func sessionTranscriptEndpoint() async throws {
@@ -119,6 +125,7 @@ struct EndpointTests {
                                             json: ["nonce": "AQID", "pkRHash": String(repeating: "ab", count: 32)])
         #expect((pinned.json["transcripts"] as? [[String: Any]])?.count == 1)
         #expect(try await harness.post("/v1/apple/session-transcript", json: ["nonce": "AQID", "pkRHash": "zz"]).status == 400)
+        await harness.stop()
     }
 
     @Test func mdocVerifyGeneratedCases() async throws {
@@ -145,6 +152,7 @@ struct EndpointTests {
         var badKey = try body("valid-device-mac")
         badKey["readerPrivateKey"] = "AAAA"
         #expect(try await harness.post("/v1/mdoc/verify", json: badKey).json["code"] as? String == "INVALID_READER_KEY")
+        await harness.stop()
     }
 
     @Test func healthReadinessMetricsAndOpenAPI() async throws {
@@ -168,6 +176,7 @@ struct EndpointTests {
         #expect(try await harness.request("GET", "/nope").status == 404)
         let wrongMethod = try await harness.request("DELETE", "/healthz")
         #expect(wrongMethod.status == 405)
+        await harness.stop()
     }
 
     @Test func notReadyWithoutAnchors() async throws {
@@ -176,6 +185,7 @@ struct EndpointTests {
         let response = try await harness.request("GET", "/readyz")
         #expect(response.status == 503)
         #expect(response.json["code"] as? String == "NOT_READY")
+        await harness.stop()
     }
 
     @Test func readerTokens() async throws {
@@ -203,5 +213,7 @@ struct EndpointTests {
         let response = try await disabled.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"], headers: auth)
         #expect(response.status == 503)
         #expect(response.json["code"] as? String == "READER_TOKENS_DISABLED")
+        await disabled.stop()
+        await harness.stop()
     }
 }

@@ -48,6 +48,7 @@ struct PublishedVectorsOverHTTPTests {
                        ServiceHarness.adminToken, String(Data(envelope).base64EncodedString().prefix(40))] {
             #expect(!logs.contains(secret), "a log line contains \(secret.prefix(12))…")
         }
+        await harness.stop()
     }
 
     @Test func annexDThroughTheGenericEndpoint() async throws {
@@ -78,5 +79,6 @@ struct PublishedVectorsOverHTTPTests {
         var late = body
         late["verificationTime"] = "2022-01-01T00:00:00Z"
         #expect(try await harness.post("/v1/mdoc/verify", json: late).json["code"] as? String == "ISSUER_CERTIFICATE_EXPIRED")
+        await harness.stop()
     }
 }

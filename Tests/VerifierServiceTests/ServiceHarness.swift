@@ -22,6 +22,8 @@ final class ServiceHarness: Sendable {
     let service: VerifierService
     let server: HTTPServer
     let logs = LogCapture()
+    /// A session of its own, so its pooled connections close when the harness stops.
+    let session = URLSession(configuration: .ephemeral)
 
     static let adminToken = "admin-token-for-tests-0123456789"
     static let clientToken = "client-token-for-tests"
@@ -71,7 +73,10 @@ final class ServiceHarness: Sendable {
         try server.start()
     }
 
+    /// Stops the server and removes the folder; safe to call more than once. Tests await it at the end, and
+    /// also `defer` it for early exits.
     func stop() async {
+        session.invalidateAndCancel()
         await server.shutdown(deadline: .seconds(2))
         try? FileManager.default.removeItem(at: folder)
     }
@@ -81,7 +86,7 @@ final class ServiceHarness: Sendable {
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
