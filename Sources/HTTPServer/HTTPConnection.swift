@@ -368,7 +368,8 @@ final class HTTPConnection: @unchecked Sendable {
         let bytes = ResponseSerializer.serialize(response, requestID: requestID, isHead: isHead, close: close)
         report(method: head.method.rawValue, path: RequestTarget.split(head.target).path, pattern: pattern,
                status: response.head.status.code, errorCode: errorCode, requestID: requestID,
-               bodyIn: bodyCount, bodyOut: isHead ? 0 : response.body.count, started: started)
+               bodyIn: bodyCount, bodyOut: isHead ? 0 : response.body.count, started: started,
+               annotations: response.logAnnotations)
         enqueue(bytes)
     }
 
@@ -394,12 +395,13 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func report(method: String, path: String, pattern: String?, status: Int, errorCode: HTTPServerErrorKind?,
-                        requestID: String, bodyIn: Int, bodyOut: Int, started: ContinuousClock.Instant) {
+                        requestID: String, bodyIn: Int, bodyOut: Int, started: ContinuousClock.Instant,
+                        annotations: [String: String] = [:]) {
         guard let observer = context.observer else { return }
         observer(HTTPRequestLogRecord(
             requestID: requestID, method: method, path: path, routePattern: pattern, status: status,
             errorCode: errorCode?.rawValue, duration: ContinuousClock.now - started, requestBodyBytes: bodyIn,
-            responseBodyBytes: bodyOut, remoteAddress: remoteAddress))
+            responseBodyBytes: bodyOut, remoteAddress: remoteAddress, annotations: annotations))
     }
 
     /// Called when a whole response has been handed to the kernel.

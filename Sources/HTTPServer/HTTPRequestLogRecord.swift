@@ -22,6 +22,8 @@ public struct HTTPRequestLogRecord: Sendable {
     public var responseBodyBytes: Int
     /// Peer address as text.
     public var remoteAddress: String
+    /// What the handler attached with ``HTTPServerResponse/logAnnotations`` (empty for server-made responses).
+    public var annotations: [String: String] = [:]
 }
 
 /// Observer called once per response the server sends (on a server thread: keep it fast and non-blocking).

@@ -9,6 +9,8 @@ public struct HTTPServerResponse: Sendable {
     public var head: HTTPResponse
     /// The response body (not sent for HEAD requests, 204 and 304).
     public var body: [UInt8]
+    /// Key/values for the request's log record (``HTTPRequestLogRecord/annotations``); never sent to the client.
+    public var logAnnotations: [String: String] = [:]
 
     /// Creates a response.
     public init(head: HTTPResponse, body: [UInt8] = []) {

@@ -90,6 +90,7 @@ public final class VerifierService: Sendable {
                 "durationMs": "\(Double(record.duration.nanoseconds) / 1_000_000)",
             ]
             if let code = record.errorCode { metadata["code"] = "\(code)" }
+            for (key, value) in record.annotations { metadata[key] = "\(value)" }
             logger.info("request", metadata: metadata)
         }
     }
@@ -130,17 +131,22 @@ public final class VerifierService: Sendable {
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.
-    func reportResponse(_ report: VerificationReport, endpoint: String, requestID: String, started: ContinuousClock.Instant)
+    func reportResponse(_ report: VerificationReport, endpoint: String, started: ContinuousClock.Instant)
         throws(ServiceProblem) -> HTTPServerResponse
     {
         let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
         metrics.verification(endpoint: endpoint, outcome: outcome, duration: ContinuousClock.now - started)
-        logger.info("verification", metadata: ["requestId": "\(requestID)", "endpoint": "\(endpoint)", "outcome": "\(outcome)"])
         if let code = report.failureCode, report.documents.isEmpty,
            [.envelopeMalformed, .envelopeUnsupported, .nonceInvalid, .sessionTranscriptMalformed].contains(code)
         {
-            throw ServiceProblem(.badRequest, code.rawValue, report.failureDetail ?? code.rawValue)
+            var problem = ServiceProblem(.badRequest, code.rawValue, report.failureDetail ?? code.rawValue)
+            problem.logAnnotations = ["outcome": outcome]
+            throw problem
         }
-        return .json(ReportJSON.body(report, includeClaims: true), status: report.verified ? .ok : .unprocessableContent)
+        var response = HTTPServerResponse.json(ReportJSON.body(report, includeClaims: true),
+                                               status: report.verified ? .ok : .unprocessableContent)
+        // The outcome code goes into the request's single access-log line (never claims or details).
+        response.logAnnotations = ["outcome": outcome]
+        return response
     }
 }

@@ -41,8 +41,11 @@ struct PublishedVectorsOverHTTPTests {
         _ = try await harness.admin("GET", "/v1/admin/iaca")
         try await Task.sleep(for: .milliseconds(100))
         let logs = harness.logs.all.joined(separator: "\n")
-        #expect(logs.contains("sample-run-1"))
-        #expect(logs.contains("\"outcome\":\"verified\""))
+        let sampleLine = try #require(harness.logs.all.first { $0.contains("sample-run-1") })
+        #expect(sampleLine.contains("\"route\":\"/v1/apple/verify\""))
+        #expect(sampleLine.contains("\"status\":\"200\""))
+        #expect(sampleLine.contains("\"outcome\":\"verified\""))
+        #expect(sampleLine.contains("\"durationMs\""))
         #expect(logs.contains("\"outcome\":\"INFO_HASH_MISMATCH\""))
         for secret in ["Jane", "Doe", nonce.hexString, Data(nonce).base64EncodedString(), wrong.hexString,
                        ServiceHarness.adminToken, String(Data(envelope).base64EncodedString().prefix(40))] {

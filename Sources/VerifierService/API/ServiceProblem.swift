@@ -7,6 +7,8 @@ struct ServiceProblem: Error, Sendable {
     let code: String
     let detail: String
     var headers: HTTPFields = [:]
+    /// Added to the request's access-log line.
+    var logAnnotations: [String: String] = [:]
 
     init(_ status: HTTPResponse.Status, _ code: String, _ detail: String) {
         self.status = status
@@ -20,6 +22,7 @@ struct ServiceProblem: Error, Sendable {
             title: status.reasonPhrase, status: status.code, detail: detail, code: code)
         var response = HTTPServerResponse.problem(problem)
         for field in headers { response.head.headerFields.append(field) }
+        response.logAnnotations = logAnnotations.merging(["code": code]) { current, _ in current }
         return response
     }
 

@@ -39,7 +39,7 @@ extension VerifierService {
         let report = AppleIdentityVerifier(keys: merchantKeys).verify(
             envelope: envelope, nonce: nonce, merchantId: body.merchantId ?? apple.merchantId,
             teamId: body.teamId ?? apple.teamId, trust: trustStore.snapshot, options: verificationOptions(at: time))
-        return try reportResponse(report, endpoint: "apple", requestID: request.requestID, started: started)
+        return try reportResponse(report, endpoint: "apple", started: started)
     }
 
     func sessionTranscript(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {

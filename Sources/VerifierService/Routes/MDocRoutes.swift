@@ -35,6 +35,6 @@ extension VerifierService {
         }
         let report = MDocVerifier(trust: trustStore.snapshot).verify(
             deviceResponse: response, sessionTranscript: transcript, options: verificationOptions(at: time, readerKey: readerKey))
-        return try reportResponse(report, endpoint: "mdoc", requestID: request.requestID, started: started)
+        return try reportResponse(report, endpoint: "mdoc", started: started)
     }
 }
