@@ -61,8 +61,6 @@ extension CBOR: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 public enum CBORTag {
     /// Standard date/time string (RFC 8949 section 3.4.1), ISO 18013-5 `tdate`.
     public static let dateTimeString: UInt64 = 0
-    /// Epoch-based date/time.
-    public static let epochDateTime: UInt64 = 1
     /// Embedded CBOR data item (`bstr .cbor`), ISO 18013-5 `#6.24`.
     public static let encodedCBOR: UInt64 = 24
     /// RFC 8943 full-date string, ISO 18013-5 `full-date`.

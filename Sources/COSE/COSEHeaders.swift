@@ -37,11 +37,6 @@ public struct COSEHeaders: Sendable {
         }
     }
 
-    /// The raw `alg` value from the protected header.
-    public var algorithmIdentifier: Int64? {
-        protected.first { $0.key.intValue == COSEHeaderLabel.algorithm }?.value.intValue
-    }
-
     /// The `alg` of the protected header, checked against what we implement.
     public func algorithm() throws(COSEError) -> COSEAlgorithm {
         guard let entry = protected.first(where: { $0.key.intValue == COSEHeaderLabel.algorithm }) else {

@@ -16,6 +16,8 @@ public struct TrustAnchor: Sendable, Hashable {
     public let source: String?
     /// The subject as an RFC 4514-style string (formatted once).
     public let subject: String
+    /// The subject's countryName, if any.
+    public let country: String?
 
     /// Parses and validates an IACA certificate. Throws when it is not a usable CA (see ``TrustAnchorError``).
     public init(derBytes: [UInt8], source: String? = nil) throws(TrustAnchorError) {
@@ -34,6 +36,7 @@ public struct TrustAnchor: Sendable, Hashable {
         }
         self.source = source
         self.subject = certificate.subject.description
+        self.country = certificate.subject.firstValue(of: .RDNAttributeType.countryName)
     }
 
     /// An IACA must be a CA (basicConstraints cA) and may sign certificates (keyUsage keyCertSign).
@@ -56,8 +59,6 @@ public struct TrustAnchor: Sendable, Hashable {
 
     public var notBefore: Date { certificate.notValidBefore }
     public var notAfter: Date { certificate.notValidAfter }
-    /// The subject's countryName, if any.
-    public var country: String? { certificate.subject.firstValue(of: .RDNAttributeType.countryName) }
 
     /// Whether `time` lies within the certificate's validity period.
     public func isValid(at time: Date) -> Bool { notBefore <= time && time <= notAfter }

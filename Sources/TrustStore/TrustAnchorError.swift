@@ -3,7 +3,6 @@ public enum TrustAnchorError: Error, Sendable, Equatable, CustomStringConvertibl
     case unparsable(source: String?, reason: String)
     case notCertificateAuthority(source: String?, subject: String)
     case missingKeyCertSign(source: String?, subject: String)
-    case expired(source: String?, subject: String)
     case unreadable(source: String, reason: String)
 
     /// A stable code for APIs.
@@ -12,7 +11,6 @@ public enum TrustAnchorError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unparsable, .unreadable: return "IACA_UNPARSABLE"
         case .notCertificateAuthority: return "IACA_NOT_CA"
         case .missingKeyCertSign: return "IACA_NO_KEY_CERT_SIGN"
-        case .expired: return "IACA_EXPIRED"
         }
     }
 
@@ -24,7 +22,6 @@ public enum TrustAnchorError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(subject)\(from(source)) is not a CA certificate (basicConstraints cA is not set)"
         case .missingKeyCertSign(let source, let subject):
             return "\(subject)\(from(source)) may not sign certificates (keyUsage keyCertSign is not set)"
-        case .expired(let source, let subject): return "\(subject)\(from(source)) is outside its validity period"
         case .unreadable(let source, let reason): return "cannot read \(source): \(reason)"
         }
     }

@@ -46,8 +46,4 @@ public struct TrustSnapshot: Sendable {
         }
         return (bySubject[issuer] ?? []).map { anchors[$0] }
     }
-
-    public func anchor(sha256: String) -> TrustAnchor? {
-        anchors.first { $0.sha256 == sha256.lowercased() }
-    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import CBOR
 
 /// RFC 8949 Appendix A: every example decodes to its value, and re-encodes to the same bytes where the example
@@ -72,7 +73,7 @@ struct AppendixATests {
 
     @Test("decodes", arguments: examples)
     func decodes(_ example: Example) throws {
-        let bytes = try #require([UInt8](hexString: example.hex))
+        let bytes = try #require([UInt8](hex: example.hex))
         let item = try CBORDecoder().decode(bytes)
         if case .float(let expected) = example.value, expected.isNaN {
             guard case .float(let actual) = item.value else { Issue.record("not a float"); return }
@@ -88,13 +89,13 @@ struct AppendixATests {
 
     @Test("re-encodes preferred examples to the same bytes", arguments: examples.filter(\.preferred))
     func reencodes(_ example: Example) throws {
-        let bytes = try #require([UInt8](hexString: example.hex))
+        let bytes = try #require([UInt8](hex: example.hex))
         #expect(CBOREncoder().encode(example.value) == bytes)
         #expect(CBOREncoder(mode: .deterministic).encode(example.value) == bytes)
     }
 
     @Test func nestedItemsKeepTheirExactBytes() throws {
-        let bytes = try #require([UInt8](hexString: "83019f0203ff820405"))
+        let bytes = try #require([UInt8](hex: "83019f0203ff820405"))
         let item = try CBORDecoder().decode(bytes)
         let elements = try #require(item.arrayValue)
         #expect(Array(elements[1].encoded) == [0x9f, 0x02, 0x03, 0xff])
@@ -109,20 +110,5 @@ struct AppendixATests {
         #expect(item.value == [24])
         #expect(Array(try #require(item.arrayValue)[0].encoded) == [0x19, 0x00, 0x18])
         #expect(CBOREncoder().encode(item.value) == [0x81, 0x18, 0x18])
-    }
-}
-
-extension Array where Element == UInt8 {
-    init?(hexString: String) {
-        guard hexString.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = hexString.startIndex
-        while index < hexString.endIndex {
-            let next = hexString.index(index, offsetBy: 2)
-            guard let byte = UInt8(hexString[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        self = bytes
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import CBOR
 
 /// RFC 8949 Appendix F.1: every not-well-formed example is rejected with an error, never a crash.
@@ -38,7 +39,7 @@ struct AppendixFTests {
 
     @Test("rejects", arguments: notWellFormed)
     func rejects(_ hex: String) throws {
-        let bytes = try #require([UInt8](hexString: hex))
+        let bytes = try #require([UInt8](hex: hex))
         #expect(throws: CBORDecodingError.self) { try CBORDecoder().decode(bytes) }
     }
 }

@@ -10,11 +10,11 @@ struct CertificateProfileCheck: DocumentCheck {
     static let crlDistributionPoints: ASN1ObjectIdentifier = [2, 5, 29, 31]
 
     func evaluate(_ context: DocumentContext) -> CheckOutcome {
-        guard let leaf = context.chain.documentSigner else {
+        guard context.chain.documentSigner != nil else {
             return .notApplicable("no document signer certificate to profile")
         }
         var violations = context.chain.profileViolations
-        if let dsCountry = leaf.subject.firstValue(of: .RDNAttributeType.countryName),
+        if let dsCountry = context.chain.documentSignerCountry,
            let issuingCountry = Self.issuingCountry(context.document), issuingCountry != dsCountry
         {
             violations.append("issuing_country \"\(issuingCountry)\" differs from DS countryName \(dsCountry)")

@@ -70,9 +70,10 @@ struct DeviceAuthenticationCheck: DocumentCheck {
         }
     }
 
-    /// EMacKey = HKDF-SHA256(ECDH secret, salt = SHA-256(SessionTranscriptBytes), info = "EMacKey", 32 bytes).
+    /// EMacKey = HKDF-SHA256(ECDH secret, salt = SHA-256(SessionTranscriptBytes), info = "EMacKey", 32 bytes), where
+    /// SessionTranscriptBytes = `#6.24(bstr .cbor SessionTranscript)`.
     static func eMacKey(sharedSecret: SharedSecret, sessionTranscript: [UInt8]) -> SymmetricKey {
-        let salt = SHA256.hash(data: SessionTranscriptEncoding.taggedBytes(sessionTranscript))
+        let salt = SHA256.hash(data: EmbeddedCBOR.tag24(sessionTranscript))
         return sharedSecret.hkdfDerivedSymmetricKey(
             using: SHA256.self, salt: Array(salt), sharedInfo: Array("EMacKey".utf8), outputByteCount: 32)
     }
@@ -86,22 +87,6 @@ struct DeviceAuthenticationCheck: DocumentCheck {
             .text(context.document.docType),
             .encoded(Array(deviceSigned.nameSpacesBytes)),
         ])
-        return SessionTranscriptEncoding.tag24(content)
-    }
-}
-
-/// Tag-24 wrapping of already encoded CBOR.
-public enum SessionTranscriptEncoding {
-    /// `#6.24(bstr)` around `content`.
-    public static func tag24(_ content: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0xd8, 0x18]
-        CBOREncoder().writeHead(major: 2, argument: UInt64(content.count), into: &out)
-        out.append(contentsOf: content)
-        return out
-    }
-
-    /// SessionTranscriptBytes = `#6.24(bstr .cbor SessionTranscript)`.
-    public static func taggedBytes(_ sessionTranscript: [UInt8]) -> [UInt8] {
-        tag24(sessionTranscript)
+        return EmbeddedCBOR.tag24(content)
     }
 }

@@ -11,6 +11,8 @@ struct IssuerChain: Sendable {
     let documentSigner: Certificate?
     /// The DS subject, formatted once.
     let documentSignerSubject: String?
+    /// The DS countryName, read once.
+    let documentSignerCountry: String?
     /// The DS public key as a COSE key; nil when there is no DS or its key is not on P-256, P-384 or P-521.
     let documentSignerKey: COSEPublicKey?
     /// DS, then any intermediates used, in issuing order (the anchor is not included).
@@ -69,6 +71,7 @@ struct IssuerChain: Sendable {
                  failure: (code: VerificationErrorCode, detail: String)?) {
         self.documentSigner = documentSigner
         self.documentSignerSubject = documentSigner?.subject.description
+        self.documentSignerCountry = documentSigner?.subject.firstValue(of: .RDNAttributeType.countryName)
         self.documentSignerKey = documentSigner.flatMap(Self.coseKey)
         if let documentSigner, let anchor {
             var problems = CertificateChainCheck.usageProblems(documentSigner: documentSigner)

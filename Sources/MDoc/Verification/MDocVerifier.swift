@@ -83,7 +83,7 @@ public struct MDocVerifier: Sendable {
 
     static func issuerSummary(_ chain: IssuerChain) -> IssuerSummary {
         let ds = chain.documentSigner
-        let country = ds?.subject.firstValue(of: .RDNAttributeType.countryName) ?? chain.anchor?.country
+        let country = chain.documentSignerCountry ?? chain.anchor?.country
         return IssuerSummary(
             documentSignerSubject: chain.documentSignerSubject, iacaSubject: chain.anchor?.subject,
             iacaSHA256: chain.anchor?.sha256, country: country,

@@ -8,21 +8,14 @@ import MDoc
 /// comma-separated). Secrets can come from files: `admin.tokenFile`, `readerTokens.clientTokensFile` (one token per
 /// line) or the environment variables `VERIFIERD_ADMIN_TOKEN_FILE` and `VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE`.
 public enum ConfigurationLoader {
-    enum Kind {
-        case string, int, bool, stringList, stringMap, path, pathList, secretFile
-    }
-
-    /// Every key the file may contain.
-    static let schema: [String: [String: Kind]] = [
-        "server": ["host": .string, "port": .int, "maxBodyBytes": .int, "maxConnections": .int,
-                   "shutdownGraceSeconds": .int],
-        "apple": ["merchantId": .string, "teamId": .string, "encryptionKeys": .pathList],
-        "trust": ["iacaDirectory": .path, "profileChecks": .string, "profileChecksByAnchor": .stringMap, "pollSeconds": .int,
-                  "expiringWindowDays": .int],
-        "verification": ["clockSkewSeconds": .int, "allowVerificationTimeOverride": .bool],
-        "readerTokens": ["brandId": .string, "keyId": .string, "signingKey": .path, "lifetimeSeconds": .int,
-                         "clientTokens": .stringList, "clientTokensFile": .secretFile],
-        "admin": ["token": .string, "tokenFile": .secretFile],
+    /// Every key the file may contain, by section.
+    static let schema: [String: Set<String>] = [
+        "server": ["host", "port", "maxBodyBytes", "maxConnections", "shutdownGraceSeconds"],
+        "apple": ["merchantId", "teamId", "encryptionKeys"],
+        "trust": ["iacaDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds", "expiringWindowDays"],
+        "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
+        "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
+        "admin": ["token", "tokenFile"],
     ]
 
     /// The environment variable for a key.
@@ -78,7 +71,7 @@ public enum ConfigurationLoader {
                     throw ConfigurationError(key: section, "unknown section (known: \(schema.keys.sorted().joined(separator: ", ")))")
                 }
                 guard case .object(let members) = value else { throw ConfigurationError(key: section, "must be an object") }
-                for key in members.keys where keys[key] == nil {
+                for key in members.keys where !keys.contains(key) {
                     throw ConfigurationError(key: "\(section).\(key)", "unknown key")
                 }
             }
@@ -86,7 +79,7 @@ public enum ConfigurationLoader {
 
         /// Whether a section is present in the file or through any environment variable.
         func sectionPresent(_ section: String) -> Bool {
-            root[section] != nil || (schema[section] ?? [:]).keys.contains {
+            root[section] != nil || (schema[section] ?? []).contains {
                 environment[environmentName(section, $0)] != nil
             }
         }
