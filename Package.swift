@@ -103,8 +103,11 @@ let package = Package(
             "ReaderToken", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
-            "VerifierService", "HTTPServer", "TestSupport", "verifierd",
+            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),

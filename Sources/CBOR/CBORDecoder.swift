@@ -38,6 +38,11 @@ public struct CBORDecoder: Sendable {
 
 /// The decoding state: a cursor over borrowed bytes.
 private struct Parser {
+    /// The most elements reserved up front for an array or map, whatever count it declares: a declared count is
+    /// only checked against the bytes left, and each element takes far more memory than one byte of input, so
+    /// containers grow as their items actually decode.
+    static let initialContainerCapacity: UInt64 = 16
+
     let input: ArraySlice<UInt8>
     let limits: CBORDecodingLimits
     var position: Int
@@ -121,7 +126,7 @@ private struct Parser {
             }
             try enter(depth: depth + 1, at: start)
             var elements: [CBORItem] = []
-            elements.reserveCapacity(Int(argument))
+            elements.reserveCapacity(Int(min(argument, Self.initialContainerCapacity)))
             for _ in 0..<argument {
                 elements.append(try readItem(depth: depth + 1))
             }
@@ -132,7 +137,7 @@ private struct Parser {
             }
             try enter(depth: depth + 1, at: start)
             var pairs: [CBORItem.Pair] = []
-            pairs.reserveCapacity(Int(argument))
+            pairs.reserveCapacity(Int(min(argument, Self.initialContainerCapacity)))
             for _ in 0..<argument {
                 let key = try readItem(depth: depth + 1)
                 let value = try readItem(depth: depth + 1)

@@ -56,5 +56,11 @@ public enum COSECurve: Int64, Sendable, CaseIterable, CustomStringConvertible {
 /// Header labels we read (RFC 9052 section 3.1, RFC 9360).
 public enum COSEHeaderLabel {
     public static let algorithm: Int64 = 1
+    public static let critical: Int64 = 2
+    public static let contentType: Int64 = 3
+    public static let keyIdentifier: Int64 = 4
     public static let x5chain: Int64 = 33
+
+    /// The labels this library processes, and so the only ones a `crit` header may list.
+    public static let understood: Set<Int64> = [algorithm, critical, contentType, keyIdentifier, x5chain]
 }

@@ -16,6 +16,9 @@ public enum COSEError: Error, Sendable, Equatable, CustomStringConvertible {
     case payloadMissing
     /// A COSE_Key that is not a usable EC2 public key.
     case keyInvalid(String)
+    /// The `crit` header breaks RFC 9052 section 3.1: not in the protected bucket, empty, or listing a label that
+    /// is absent or not understood.
+    case criticalHeaderInvalid(String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,7 @@ public enum COSEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tagInvalid: return "MAC tag does not verify"
         case .payloadMissing: return "payload is detached and none was supplied"
         case .keyInvalid(let why): return "invalid COSE_Key: \(why)"
+        case .criticalHeaderInvalid(let why): return "crit header: \(why)"
         }
     }
 }

@@ -49,6 +49,32 @@ public struct COSEHeaders: Sendable {
         return alg
     }
 
+    /// Applies RFC 9052 section 3.1 to `crit` (label 2): when present it sits in the protected bucket, is a non-empty
+    /// array of labels, and every label it lists is in the protected bucket and among `understood`.
+    public func checkCritical(understood: Set<Int64> = COSEHeaderLabel.understood) throws(COSEError) {
+        if unprotected.contains(where: { $0.key.intValue == COSEHeaderLabel.critical }) {
+            throw .criticalHeaderInvalid("crit is in the unprotected bucket")
+        }
+        guard let entry = protected.first(where: { $0.key.intValue == COSEHeaderLabel.critical }) else { return }
+        guard let labels = entry.value.arrayValue, !labels.isEmpty else {
+            throw .criticalHeaderInvalid("crit is not a non-empty array")
+        }
+        for label in labels {
+            if let text = label.textValue {
+                throw .criticalHeaderInvalid("label \"\(text)\" is not understood")
+            }
+            guard let number = label.intValue else {
+                throw .criticalHeaderInvalid("a crit entry is neither an integer nor a text label")
+            }
+            guard protected.contains(where: { $0.key.intValue == number }) else {
+                throw .criticalHeaderInvalid("label \(number) is listed but not in the protected bucket")
+            }
+            guard understood.contains(number) else {
+                throw .criticalHeaderInvalid("label \(number) is not understood")
+            }
+        }
+    }
+
     /// The value of a label from either bucket (protected first).
     public func value(forLabel label: Int64) -> CBORItem? {
         (protected.first { $0.key.intValue == label } ?? unprotected.first { $0.key.intValue == label })?.value

@@ -28,6 +28,7 @@ public struct COSEMac0: Sendable {
     public func verify(using key: SymmetricKey, detachedPayload: ArraySlice<UInt8>? = nil,
                        externalAAD: [UInt8] = []) throws(COSEError)
     {
+        try headers.checkCritical()
         let algorithm = try headers.algorithm()
         guard algorithm == .hmac256 else { throw .algorithmUnsupported(algorithm.rawValue) }
         guard tag.count == SHA256.byteCount else {

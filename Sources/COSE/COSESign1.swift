@@ -33,10 +33,12 @@ public struct COSESign1: Sendable {
         try parts.toBeAuthenticated(context: "Signature1", detachedPayload: detachedPayload, externalAAD: externalAAD)
     }
 
-    /// Verifies the signature with `key`. The `alg` comes from the protected header and must fit the key's curve.
+    /// Verifies the signature with `key`. The `alg` comes from the protected header and must fit the key's curve;
+    /// a `crit` header must list only labels this library understands.
     public func verify(using key: COSEPublicKey, detachedPayload: ArraySlice<UInt8>? = nil,
                        externalAAD: [UInt8] = []) throws(COSEError)
     {
+        try headers.checkCritical()
         let algorithm = try headers.algorithm()
         let message = try signatureStructure(detachedPayload: detachedPayload, externalAAD: externalAAD)
         try key.verify(signature: signature, over: message, algorithm: algorithm)

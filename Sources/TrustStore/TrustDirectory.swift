@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Crypto
 import Foundation
 
 /// The on-disk trust set: a directory whose changes are atomic.
@@ -18,6 +19,8 @@ public struct TrustDirectory: Sendable {
 
     public static let currentLinkName = "current"
     public static let versionsFolderName = ".versions"
+    /// The file every process locks with flock(2): exclusively to change the set, shared to read it.
+    public static let lockFileName = ".lock"
 
     public init(url: URL) {
         self.url = url
@@ -34,33 +37,79 @@ public struct TrustDirectory: Sendable {
         return url
     }
 
-    /// Reads the set in force.
+    /// Reads the set in force, holding a shared lock so that no writer removes the version being read.
     public func load() throws(TrustAnchorError) -> [TrustAnchor] {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .unreadable(source: url.path, reason: "no such directory")
         }
+        let lock = DirectoryLock(directory: url, exclusive: false)
+        defer { lock?.unlock() }
         return try TrustAnchorDirectory.load(from: activeFolder)
     }
 
-    /// A cheap fingerprint of what `load()` would read (version in force, file names, sizes and dates), to notice
-    /// changes made by hand or by another process.
+    /// A fingerprint of what `load()` would read: the folder in force and, per certificate file, the path it
+    /// resolves to and the SHA-256 of its content. Symlinks are followed, so a Kubernetes config map (files that
+    /// link into a `..data` folder swapped atomically) changes the fingerprint when its content changes, whatever
+    /// the dates on the links.
     public func stateSignature() -> String {
+        let lock = DirectoryLock(directory: url, exclusive: false)
+        defer { lock?.unlock() }
         let folder = activeFolder
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        var parts = [folder.path]
+        var parts = [folder.resolvingSymlinksInPath().path]
         for name in names where !name.hasPrefix(".") {
-            let path = folder.appendingPathComponent(name).path
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            parts.append("\(name):\(size):\(date)")
+            let file = folder.appendingPathComponent(name)
+            guard TrustAnchorDirectory.certificateExtensions.contains(file.pathExtension.lowercased()) else { continue }
+            let resolved = file.resolvingSymlinksInPath().path
+            let digest = (try? Data(contentsOf: file)).map { Data(SHA256.hash(data: $0)).base64EncodedString() } ?? "unreadable"
+            parts.append("\(name)>\(resolved):\(digest)")
         }
         return parts.joined(separator: "|")
     }
 
-    /// Writes `anchors` as a new version and makes it the one in force. Returns the version's folder name.
+    /// Changes the set under an exclusive flock(2) on the directory, held across read, transform and write, so
+    /// that writers in other processes (the CLI next to the service, two CLI runs) never lose each other's changes.
+    /// Returns the set written.
+    public func update<Failure: Error>(_ transform: ([TrustAnchor]) throws(Failure) -> [TrustAnchor])
+        throws(TrustDirectoryUpdateError<Failure>) -> [TrustAnchor]
+    {
+        guard let lock = DirectoryLock(directory: url, exclusive: true) else {
+            throw .storage("cannot lock \(url.appendingPathComponent(Self.lockFileName).path): \(String(cString: strerror(errno)))")
+        }
+        defer { lock.unlock() }
+        let existing: [TrustAnchor]
+        do {
+            existing = try TrustAnchorDirectory.load(from: activeFolder)
+        } catch {
+            throw .storage("cannot read the set in force: \(error)")
+        }
+        let updated: [TrustAnchor]
+        do {
+            updated = try transform(existing)
+        } catch {
+            throw .rejected(error)
+        }
+        do {
+            try writeLocked(updated)
+        } catch {
+            throw .storage("\(error)")
+        }
+        return updated
+    }
+
+    /// Writes `anchors` as a new version and makes it the one in force, under the exclusive lock. Returns the
+    /// version's folder name.
     @discardableResult
     public func write(_ anchors: [TrustAnchor]) throws -> String {
+        guard let lock = DirectoryLock(directory: url, exclusive: true) else {
+            throw POSIXError(errno, "lock \(url.path)")
+        }
+        defer { lock.unlock() }
+        return try writeLocked(anchors)
+    }
+
+    @discardableResult
+    private func writeLocked(_ anchors: [TrustAnchor]) throws -> String {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: versionsFolder, withIntermediateDirectories: true)
         let id = "v\(Int64(Date().timeIntervalSince1970 * 1000))-\(UInt32.random(in: 0...UInt32.max))"
@@ -143,6 +192,40 @@ public struct TrustDirectory: Sendable {
     /// rename(2): atomic replacement of `to`.
     static func moveAtomically(_ from: URL, to: URL) throws {
         guard rename(from.path, to.path) == 0 else { throw POSIXError(errno, "rename to \(to.lastPathComponent)") }
+    }
+}
+
+/// Why ``TrustDirectory/update(_:)`` changed nothing.
+public enum TrustDirectoryUpdateError<Failure: Error>: Error {
+    /// The transform refused the change.
+    case rejected(Failure)
+    /// The directory could not be locked, read or written.
+    case storage(String)
+}
+
+/// An flock(2) on the directory's lock file, released by `unlock()`. Locks taken through separate opens exclude
+/// each other between threads of one process as well as between processes.
+struct DirectoryLock {
+    private let fd: Int32
+
+    /// Blocks until the lock is held; nil when the lock file cannot be opened (a read-only directory, where a
+    /// shared lock is not needed because nobody can write).
+    init?(directory: URL, exclusive: Bool) {
+        let path = directory.appendingPathComponent(TrustDirectory.lockFileName).path
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 && !exclusive { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            close(fd)
+            return nil
+        }
+        self.fd = fd
+    }
+
+    func unlock() {
+        flock(fd, LOCK_UN)
+        close(fd)
     }
 }
 

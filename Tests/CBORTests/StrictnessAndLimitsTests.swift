@@ -124,3 +124,37 @@ struct StrictnessAndLimitsTests {
         #expect(CBORDecodingError(.truncated, at: 7).description == "input ends inside an item at offset 7")
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+
+/// Declared counts never turn into memory: the decoder grows containers as items decode.
+@Suite(.serialized)
+struct DeclaredCountMemoryTests {
+    /// The process's current virtual size, from /proc/self/status.
+    static func virtualMemoryBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmSize:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// 60 nested arrays each declaring 524,288 items (about 560 KB of input) once raised the peak virtual memory by
+    /// 1.1 GB. Under an address-space limit of 256 MiB above the current size, the decode must fail cleanly.
+    @Test func declaredCountsDoNotReserveMemory() throws {
+        var bytes: [UInt8] = []
+        for _ in 0..<60 { bytes += [0x9a, 0x00, 0x08, 0x00, 0x00] }
+        bytes += [UInt8](repeating: 0x00, count: 560_000)
+        let current = try #require(Self.virtualMemoryBytes())
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_AS.rawValue), &saved)
+        var limited = saved
+        limited.rlim_cur = rlim_t(current + 256 << 20)
+        setrlimit(Int32(RLIMIT_AS.rawValue), &limited)
+        defer { setrlimit(Int32(RLIMIT_AS.rawValue), &saved) }
+        let limits = CBORDecodingLimits(maxDepth: 64, maxItems: 1_000_000, maxInputBytes: 1 << 20)
+        #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder(limits: limits).decode(bytes) }
+    }
+}
+#endif

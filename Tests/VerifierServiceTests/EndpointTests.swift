@@ -31,7 +31,11 @@ struct EndpointTests {
     }
 
     @Test func appleVerifyFailuresAre422WithTheCode() async throws {
-        let harness = try ServiceHarness(anchors: [Self.p256])
+        let harness = try ServiceHarness(anchors: [Self.p256]) { config in
+            var apple = config["apple"] as! [String: Any]
+            apple["allowedMerchantIds"] = ["com.example.other"]
+            config["apple"] = apple
+        }
         defer { Task { await harness.stop() } }
         var (body, _) = try ServiceHarness.appleCase("valid-merchant-1")
         body["merchantId"] = "com.example.other"
@@ -50,6 +54,29 @@ struct EndpointTests {
         let document = (response.json["documents"] as? [[String: Any]])?.first
         #expect(document?["claims"] == nil)
         #expect(document?["checks"] != nil)
+        await harness.stop()
+    }
+
+    /// A request may not choose the merchant or team it is verified for unless the configuration lists it.
+    @Test func requestCannotOverrideMerchantOrTeamUnlessAllowed() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p256])
+        defer { Task { await harness.stop() } }
+        var (body, _) = try ServiceHarness.appleCase("valid-merchant-1")
+        body["merchantId"] = "com.example.other"
+        var response = try await harness.post("/v1/apple/verify", json: body)
+        #expect(response.status == 400)
+        #expect(response.json["code"] as? String == "MERCHANT_ID_NOT_ALLOWED")
+        body["merchantId"] = nil
+        body["teamId"] = "OTHERTEAM"
+        response = try await harness.post("/v1/apple/verify", json: body)
+        #expect(response.status == 400)
+        #expect(response.json["code"] as? String == "TEAM_ID_NOT_ALLOWED")
+        response = try await harness.post("/v1/apple/session-transcript", json: ["nonce": "AAAA", "teamId": "OTHERTEAM"])
+        #expect(response.json["code"] as? String == "TEAM_ID_NOT_ALLOWED")
+        // Naming the configured values explicitly is fine.
+        body["merchantId"] = "com.example.verifierd.test"
+        body["teamId"] = "VERIFIERD1"
+        #expect(try await harness.post("/v1/apple/verify", json: body).status == 200)
         await harness.stop()
     }
 
@@ -86,19 +113,32 @@ struct EndpointTests {
             "sessionTranscript": Data(try Fixtures.hexFile(folder.appendingPathComponent("profile-iaca-without-country-warn.transcript.hex"))).base64EncodedString(),
             "verificationTime": "2030-01-01T00:00:00Z",
         ]
-        let relaxed = try ServiceHarness(anchors: [noCountry])
-        defer { Task { await relaxed.stop() } }
-        #expect(try await relaxed.post("/v1/mdoc/verify", json: body).status == 200)
-        let fingerprint = try #require(relaxed.service.trustStore.snapshot.anchors.first?.sha256)
-        let strict = try ServiceHarness(anchors: [noCountry]) { config in
-            config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecksByAnchor": [fingerprint: "enforce"]]
-        }
+        // countryName is mandatory (ISO 18013-5 Annex B): the default mode fails the document.
+        let strict = try ServiceHarness(anchors: [noCountry])
         defer { Task { await strict.stop() } }
         let response = try await strict.post("/v1/mdoc/verify", json: body)
         #expect(response.status == 422)
         #expect(response.json["code"] as? String == "CERTIFICATE_PROFILE_VIOLATION")
+        // An operator can name one anchor lenient by its SHA-256; the others keep the default.
+        let fingerprint = try #require(strict.service.trustStore.snapshot.anchors.first?.sha256)
+        let relaxed = try ServiceHarness(anchors: [noCountry]) { config in
+            config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecksByAnchor": [fingerprint: "lenient"]]
+        }
+        defer { Task { await relaxed.stop() } }
+        let relaxedResponse = try await relaxed.post("/v1/mdoc/verify", json: body)
+        #expect(relaxedResponse.status == 200)
+        let checks = (relaxedResponse.json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]]
+        #expect(checks?.first { $0["id"] as? String == "issuer.certificateProfile" }?["outcome"] as? String == "warning")
         await strict.stop()
         await relaxed.stop()
+    }
+
+    @Test func lenientIsOnlyAPerAnchorMode() throws {
+        #expect(throws: ConfigurationError.self) {
+            _ = try ServiceHarness { config in
+                config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecks": "lenient"]
+            }
+        }
     }
 
     @Test func verificationTimeOverrideNeedsTheSetting() async throws {

@@ -55,19 +55,6 @@ struct CertificateChainCheck: DocumentCheck {
         return problems
     }
 
-    static func authorityProblems(_ certificate: Certificate) -> [String] {
-        var problems: [String] = []
-        if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) {
-        } else {
-            problems.append("\(certificate.subject) is not a CA certificate")
-        }
-        if case .success(let usage?) = Result(catching: { try certificate.extensions.keyUsage }), usage.keyCertSign {
-        } else {
-            problems.append("\(certificate.subject) lacks keyUsage keyCertSign")
-        }
-        return problems
-    }
-
     static func unknownCriticalExtensions(_ certificate: Certificate) -> [String] {
         certificate.extensions.filter { $0.critical && !understoodExtensions.contains($0.oid) }.map {
             "\(certificate.subject) has an unsupported critical extension \($0.oid)"

@@ -13,44 +13,57 @@ struct CertificateProfileCheck: DocumentCheck {
         guard context.chain.documentSigner != nil else {
             return .notApplicable("no document signer certificate to profile")
         }
-        var violations = context.chain.profileViolations
-        if let dsCountry = context.chain.documentSignerCountry,
-           let issuingCountry = Self.issuingCountry(context.document), issuingCountry != dsCountry
+        var findings = context.chain.profileFindings
+        if let issuingCountry = Self.issuingCountry(context.document),
+           issuingCountry != context.chain.documentSignerCountry
         {
-            violations.append("issuing_country \"\(issuingCountry)\" differs from DS countryName \(dsCountry)")
+            findings.append(ProfileFinding(.mandatory, "issuing_country \"\(issuingCountry)\" differs from DS countryName "
+                + (context.chain.documentSignerCountry ?? "(none)")))
         }
-        guard violations.isEmpty else {
-            let detail = violations.joined(separator: "; ")
-            return context.profileMode == .enforce
-                ? .failed(.certificateProfileViolation, detail) : .warning(.certificateProfileViolation, detail)
+        guard !findings.isEmpty else { return .passed() }
+        let detail = findings.map { "\($0.strength.rawValue): \($0.detail)" }.joined(separator: "; ")
+        let fails: Bool
+        switch context.profileMode {
+        case .enforce: fails = true
+        case .warn: fails = findings.contains { $0.strength == .mandatory }
+        case .lenient: fails = false
         }
-        return .passed()
+        return fails ? .failed(.certificateProfileViolation, detail) : .warning(.certificateProfileViolation, detail)
     }
 
     /// Findings about the certificates alone; without a trusted IACA only the DS is profiled.
-    static func certificateViolations(documentSigner leaf: Certificate, iaca: Certificate?) -> [String] {
-        var violations: [String] = []
+    ///
+    /// Mandatory (ISO 18013-5 Annex B): countryName in the IACA and the DS, the same in both; the DS
+    /// stateOrProvinceName equal to the IACA's when the IACA has one; EC keys on P-256, P-384 or P-521.
+    /// Recommended here: a CRL distribution point whose full names are URIs.
+    static func certificateFindings(documentSigner leaf: Certificate, iaca: Certificate?) -> [ProfileFinding] {
+        var findings: [ProfileFinding] = []
         let dsCountry = leaf.subject.firstValue(of: .RDNAttributeType.countryName)
-        if dsCountry == nil { violations.append("DS has no countryName") }
+        if dsCountry == nil { findings.append(ProfileFinding(.mandatory, "DS has no countryName")) }
         if let iaca {
             let iacaCountry = iaca.subject.firstValue(of: .RDNAttributeType.countryName)
-            if iacaCountry == nil { violations.append("IACA has no countryName") }
+            if iacaCountry == nil { findings.append(ProfileFinding(.mandatory, "IACA has no countryName")) }
             if let iacaCountry, let dsCountry, iacaCountry != dsCountry {
-                violations.append("DS countryName \(dsCountry) differs from IACA countryName \(iacaCountry)")
+                findings.append(ProfileFinding(.mandatory, "DS countryName \(dsCountry) differs from IACA countryName \(iacaCountry)"))
             }
         }
         if let iacaState = iaca?.subject.firstValue(of: .RDNAttributeType.stateOrProvinceName) {
             let dsState = leaf.subject.firstValue(of: .RDNAttributeType.stateOrProvinceName)
             if dsState != iacaState {
-                violations.append("DS stateOrProvinceName \(dsState ?? "(none)") differs from IACA \(iacaState)")
+                findings.append(ProfileFinding(.mandatory,
+                    "DS stateOrProvinceName \(dsState ?? "(none)") differs from IACA \(iacaState)"))
             }
         }
         for (name, certificate) in [("IACA", iaca), ("DS", leaf)] {
             guard let certificate else { continue }
-            if let problem = crlDistributionPointProblem(certificate) { violations.append("\(name) \(problem)") }
-            if !hasAllowedKey(certificate) { violations.append("\(name) key is not EC P-256, P-384 or P-521") }
+            if let problem = crlDistributionPointProblem(certificate) {
+                findings.append(ProfileFinding(.recommended, "\(name) \(problem)"))
+            }
+            if !hasAllowedKey(certificate) {
+                findings.append(ProfileFinding(.mandatory, "\(name) key is not EC P-256, P-384 or P-521"))
+            }
         }
-        return violations
+        return findings
     }
 
     static func issuingCountry(_ document: Document) -> String? {

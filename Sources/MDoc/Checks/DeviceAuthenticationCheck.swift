@@ -13,8 +13,6 @@ struct DeviceAuthenticationCheck: DocumentCheck {
             return .failed(.deviceAuthMissing, "the document has no deviceSigned")
         }
         switch deviceSigned.deviceAuth {
-        case .missing:
-            return .failed(.deviceAuthMissing, "deviceAuth has neither deviceSignature nor deviceMac")
         case .signature(let sign1):
             return verifySignature(sign1, context: context, deviceSigned: deviceSigned)
         case .mac(let mac0):

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `mso.validity`: validFrom <= now <= validUntil (with the configured clock skew), and the MSO was signed while
+/// `mso.validity`: the timestamps keep to ISO 18013-5 9.1.2.4 (tag 0, UTC, no fractional seconds, validFrom not
+/// before signed), validFrom <= now <= validUntil (with the configured clock skew), and the MSO was signed while
 /// the DS certificate was valid.
 struct MSOValidityCheck: DocumentCheck {
     let id = VerificationCheckID.msoValidity
@@ -10,6 +11,13 @@ struct MSOValidityCheck: DocumentCheck {
         let now = context.options.verificationTime
         let skew = context.options.clockSkew
         let format = CertificateChainCheck.format
+        if !validity.profileViolations.isEmpty {
+            return .failed(.msoMalformed, "validityInfo: " + validity.profileViolations.joined(separator: "; "))
+        }
+        if validity.validFrom < validity.signed {
+            return .failed(.msoMalformed,
+                           "validFrom \(format(validity.validFrom)) is earlier than signed \(format(validity.signed))")
+        }
         if now < validity.validFrom.addingTimeInterval(-skew) {
             return .failed(.msoNotYetValid, "MSO is valid from \(format(validity.validFrom)), now is \(format(now))")
         }

@@ -3,12 +3,10 @@ import COSE
 
 /// Device-signed part of a document: device-signed elements and the device's signature or MAC.
 public struct DeviceSigned: Sendable {
-    /// How the device authenticated the document.
+    /// How the device authenticated the document: exactly one of the two (ISO 18013-5 9.1.3.4).
     public enum DeviceAuth: Sendable {
         case signature(COSESign1)
         case mac(COSEMac0)
-        /// `deviceAuth` holds neither.
-        case missing
     }
 
     /// `DeviceNameSpacesBytes` exactly as received (`#6.24(bstr)`), embedded verbatim in DeviceAuthentication.
@@ -41,16 +39,21 @@ public struct DeviceSigned: Sendable {
         self.nameSpaces = nameSpaces
 
         let authReader = try StructureReader(try reader.required("deviceAuth"), "DeviceAuth")
-        do {
-            if let signature = authReader.optional("deviceSignature") {
-                deviceAuth = .signature(try COSESign1(item: signature, decoder: decoder))
-            } else if let mac = authReader.optional("deviceMac") {
-                deviceAuth = .mac(try COSEMac0(item: mac, decoder: decoder))
-            } else {
-                deviceAuth = .missing
+        switch (authReader.optional("deviceSignature"), authReader.optional("deviceMac")) {
+        case (let signature?, nil):
+            do { deviceAuth = .signature(try COSESign1(item: signature, decoder: decoder)) } catch {
+                throw MDocDecodingError("deviceAuth: \(error)", offset: authReader.item.offset)
             }
-        } catch {
-            throw MDocDecodingError("deviceAuth: \(error)", offset: authReader.item.offset)
+        case (nil, let mac?):
+            do { deviceAuth = .mac(try COSEMac0(item: mac, decoder: decoder)) } catch {
+                throw MDocDecodingError("deviceAuth: \(error)", offset: authReader.item.offset)
+            }
+        case (_?, _?):
+            throw MDocDecodingError("deviceAuth holds both deviceSignature and deviceMac; ISO 18013-5 allows exactly one",
+                                    offset: authReader.item.offset)
+        case (nil, nil):
+            throw MDocDecodingError("deviceAuth holds neither deviceSignature nor deviceMac; ISO 18013-5 requires one",
+                                    offset: authReader.item.offset)
         }
     }
 }

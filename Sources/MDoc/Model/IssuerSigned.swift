@@ -22,7 +22,16 @@ public struct IssuerSigned: Sendable {
                     throw MDocDecodingError("items of \(nameSpace) are not an array", offset: pair.value.offset)
                 }
                 var items: [IssuerSignedItem] = []
-                for element in itemsArray { items.append(try IssuerSignedItem(element, decoder: decoder)) }
+                var identifiers = Set<String>()
+                for element in itemsArray {
+                    let item = try IssuerSignedItem(element, decoder: decoder)
+                    // One element, one value: a second item with the same identifier would make the disclosure
+                    // ambiguous (which one did the relying party get?).
+                    guard identifiers.insert(item.elementIdentifier).inserted else {
+                        throw MDocDecodingError("\(nameSpace) discloses \(item.elementIdentifier) twice", offset: element.offset)
+                    }
+                    items.append(item)
+                }
                 nameSpaces.append((nameSpace, items))
             }
         }

@@ -11,6 +11,21 @@ public enum TDate {
         return text.flatMap(parse)
     }
 
+    /// Why `item` breaks the ISO 18013-5 9.1.2.4 profile of the MSO's timestamps (tag 0 around
+    /// `YYYY-MM-DDTHH:MM:SSZ`: UTC, no fractional seconds), or nil when it keeps to it.
+    public static func profileViolation(_ item: CBORItem) -> String? {
+        guard let (tag, inner) = item.tagged, tag == CBORTag.dateTimeString else {
+            return "is not tagged 0 (tdate)"
+        }
+        guard let text = inner.textValue else { return "is not a text string" }
+        let b = Array(text.utf8)
+        if b.count > 19, b[19] == UInt8(ascii: ".") { return "\"\(text)\" has fractional seconds" }
+        guard b.count == 20, b[10] == UInt8(ascii: "T"), b[19] == UInt8(ascii: "Z") else {
+            return "\"\(text)\" is not UTC in the form YYYY-MM-DDTHH:MM:SSZ"
+        }
+        return nil
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)` strictly.
     public static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)

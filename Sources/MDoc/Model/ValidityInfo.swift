@@ -7,19 +7,25 @@ public struct ValidityInfo: Sendable, Equatable {
     public let validFrom: Date
     public let validUntil: Date
     public let expectedUpdate: Date?
+    /// Departures from the ISO 18013-5 9.1.2.4 timestamp profile (readable dates that are untagged, not UTC or
+    /// with fractional seconds); `mso.validity` fails with MSO_MALFORMED when any exist.
+    public let profileViolations: [String]
 
     init(_ item: CBORItem) throws(MDocDecodingError) {
         let reader = try StructureReader(item, "ValidityInfo")
+        var violations: [String] = []
         func date(_ key: String) throws(MDocDecodingError) -> Date {
             let value = try reader.required(key)
             guard let date = TDate.date(from: value) else {
                 throw MDocDecodingError("validityInfo.\(key) is not a tdate", offset: value.offset)
             }
+            if let violation = TDate.profileViolation(value) { violations.append("\(key) \(violation)") }
             return date
         }
         signed = try date("signed")
         validFrom = try date("validFrom")
         validUntil = try date("validUntil")
         expectedUpdate = reader.optional("expectedUpdate") == nil ? nil : try date("expectedUpdate")
+        profileViolations = violations
     }
 }

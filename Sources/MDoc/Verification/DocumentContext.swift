@@ -18,7 +18,7 @@ struct DocumentContext: Sendable {
         self.options = options
         self.trust = trust
         let x5chain = (try? document.issuerSigned.issuerAuth.headers.x5chain()) ?? []
-        self.chain = IssuerChainCache.shared.chain(x5chain: x5chain, trust: trust)
+        self.chain = IssuerChainCache.shared.chain(x5chain: x5chain, trust: trust, policy: options.chainPolicy)
         self.digests = DigestEvaluation(document: document)
     }
 

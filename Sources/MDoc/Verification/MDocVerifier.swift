@@ -94,7 +94,7 @@ public struct MDocVerifier: Sendable {
         switch document.deviceSigned?.deviceAuth {
         case .signature: return .signature
         case .mac: return .mac
-        case .missing, nil: return nil
+        case nil: return nil
         }
     }
 }

@@ -20,6 +20,8 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case msoExpired = "MSO_EXPIRED"
     case msoNotYetValid = "MSO_NOT_YET_VALID"
     case msoSignedOutsideCertificateValidity = "MSO_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY"
+    /// validityInfo breaks ISO 18013-5 9.1.2.4: a timestamp not tag 0 / UTC / whole seconds, or validFrom < signed.
+    case msoMalformed = "MSO_MALFORMED"
     // device.authentication
     case deviceSignatureInvalid = "DEVICE_SIGNATURE_INVALID"
     case deviceMacInvalid = "DEVICE_MAC_INVALID"

@@ -1,11 +1,14 @@
 import Foundation
 
 /// How strictly the ISO 18013-5 Annex B certificate profile is applied.
-public enum ProfileCheckMode: String, Sendable, Codable {
-    /// Violations are reported as warnings; the document can still verify.
+public enum ProfileCheckMode: String, Sendable, Codable, CaseIterable {
+    /// The default: violations of mandatory rules fail the document, departures from recommendations are warnings.
     case warn
-    /// Violations fail the document.
+    /// Every finding fails the document.
     case enforce
+    /// Every finding is only a warning. Meant for one named test anchor whose certificates ignore the profile
+    /// (Apple's sample root has no countryName), never as the default.
+    case lenient
 }
 
 /// Inputs to one verification besides the response itself. The clock is always a parameter, never read inside.
@@ -20,6 +23,8 @@ public struct VerificationOptions: Sendable {
     public var profileChecksByAnchor: [String: ProfileCheckMode]
     /// The reader's ephemeral private key, needed to check a device MAC.
     public var readerKey: ReaderKey?
+    /// Caps and intermediate-CA rule for the issuer's certification path.
+    public var chainPolicy: IssuerChainPolicy = .iso18013
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
                 profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: ReaderKey? = nil) {

@@ -3,8 +3,10 @@ import MDoc
 
 /// The JSON shapes of verification results (public API: names and shapes are fixed, fields may be added).
 enum ReportJSON {
-    /// 200 or 422 body for a report.
+    /// 200 or 422 body for a report. Claim values appear only when the whole report verified: a relying party that
+    /// reads `claims` without reading `verified` never gets data from a response that failed.
     static func body(_ report: VerificationReport, includeClaims: Bool) -> JSON {
+        let includeClaims = includeClaims && report.verified
         var members: [(String, JSON?)] = [("verified", .bool(report.verified))]
         if !report.verified {
             let code = report.failureCode ?? .deviceResponseMalformed
@@ -26,21 +28,29 @@ enum ReportJSON {
             ("verified", .bool(document.verified)),
         ]
         if includeClaims && document.verified {
-            var byNameSpace: [(String, [(String, JSON)])] = []
-            for claim in document.claims {
-                if let index = byNameSpace.firstIndex(where: { $0.0 == claim.nameSpace }) {
-                    byNameSpace[index].1.append((claim.identifier, value(claim.value)))
-                } else {
-                    byNameSpace.append((claim.nameSpace, [(claim.identifier, value(claim.value))]))
-                }
-            }
-            members.append(("claims", .object(byNameSpace.map { ($0.0, JSON.object($0.1)) })))
+            members.append(("claims", claims(document.claims.filter { $0.source == .issuerSigned })))
+            let deviceSigned = document.claims.filter { $0.source == .deviceSigned }
+            if !deviceSigned.isEmpty { members.append(("deviceSignedClaims", claims(deviceSigned))) }
         }
         members.append(("issuer", issuer(document.issuer)))
         members.append(("validity", validity(document.validityInfo)))
         members.append(("deviceAuthentication", document.deviceAuthentication.map { .string($0.rawValue) } ?? .null))
         members.append(("checks", .array(document.checks.map(check))))
         return .object(members)
+    }
+
+    /// `{namespace: {element: value}}` for claims of one source. The model guarantees one value per element and
+    /// source, so no key repeats.
+    static func claims(_ claims: [Claim]) -> JSON {
+        var byNameSpace: [(String, [(String, JSON)])] = []
+        for claim in claims {
+            if let index = byNameSpace.firstIndex(where: { $0.0 == claim.nameSpace }) {
+                byNameSpace[index].1.append((claim.identifier, value(claim.value)))
+            } else {
+                byNameSpace.append((claim.nameSpace, [(claim.identifier, value(claim.value))]))
+            }
+        }
+        return .object(byNameSpace.map { ($0.0, JSON.object($0.1)) })
     }
 
     static func check(_ result: CheckResult) -> JSON {
@@ -80,7 +90,14 @@ enum ReportJSON {
         case .bytes(let b): return .string(Data(b).base64EncodedString())
         case .float(let d): return .double(d)
         case .array(let items): return .array(items.map(value))
-        case .map(let pairs): return .object(pairs.map { ($0.key, value($0.value)) })
+        case .map(let pairs):
+            // Keys become strings; when two differ only in type (1 and "1") an object would repeat a key, so such
+            // a map is written as an array of [key, value] pairs instead.
+            var seen = Set<String>()
+            if pairs.allSatisfy({ seen.insert($0.key).inserted }) {
+                return .object(pairs.map { ($0.key, value($0.value)) })
+            }
+            return .array(pairs.map { .array([.string($0.key), value($0.value)]) })
         case .null: return .null
         case .tagged(_, let inner): return value(inner)
         }

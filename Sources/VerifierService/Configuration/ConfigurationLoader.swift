@@ -11,7 +11,7 @@ public enum ConfigurationLoader {
     /// Every key the file may contain, by section.
     static let schema: [String: Set<String>] = [
         "server": ["host", "port", "maxBodyBytes", "maxConnections", "shutdownGraceSeconds"],
-        "apple": ["merchantId", "teamId", "encryptionKeys"],
+        "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds"],
         "trust": ["iacaDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds", "expiringWindowDays"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
@@ -224,13 +224,16 @@ public enum ConfigurationLoader {
                 let keys = try stringList("apple", "encryptionKeys") ?? []
                 guard !keys.isEmpty else { throw ConfigurationError(key: "apple.encryptionKeys", "needs at least one key file") }
                 apple = .init(merchantId: try requiredString("apple", "merchantId"),
-                              teamId: try requiredString("apple", "teamId"), encryptionKeys: keys.map(path))
+                              teamId: try requiredString("apple", "teamId"), encryptionKeys: keys.map(path),
+                              allowedMerchantIds: try stringList("apple", "allowedMerchantIds") ?? [],
+                              allowedTeamIds: try stringList("apple", "allowedTeamIds") ?? [])
             }
 
             let directory = try requiredString("trust", "iacaDirectory")
             let modeText = try string("trust", "profileChecks") ?? "warn"
-            guard let mode = ProfileCheckMode(rawValue: modeText) else {
-                throw ConfigurationError(key: "trust.profileChecks", "must be \"warn\" or \"enforce\", got \"\(modeText)\"")
+            guard let mode = ProfileCheckMode(rawValue: modeText), mode != .lenient else {
+                throw ConfigurationError(key: "trust.profileChecks",
+                    "must be \"warn\" or \"enforce\" (\"lenient\" only per anchor), got \"\(modeText)\"")
             }
             var byAnchor: [String: ProfileCheckMode] = [:]
             for (fingerprint, text) in try stringMap("trust", "profileChecksByAnchor") {
@@ -239,7 +242,7 @@ public enum ConfigurationLoader {
                     throw ConfigurationError(key: name, "must be keyed by the anchor's SHA-256 (64 hex digits)")
                 }
                 guard let anchorMode = ProfileCheckMode(rawValue: text) else {
-                    throw ConfigurationError(key: name, "must be \"warn\" or \"enforce\", got \"\(text)\"")
+                    throw ConfigurationError(key: name, "must be \"warn\", \"enforce\" or \"lenient\", got \"\(text)\"")
                 }
                 byAnchor[fingerprint.lowercased()] = anchorMode
             }

@@ -16,6 +16,20 @@ public struct ServiceConfiguration: Sendable {
         public var merchantId: String
         public var teamId: String
         public var encryptionKeys: [URL]
+        /// Merchant IDs a request may name besides `merchantId` (several merchants on one service).
+        public var allowedMerchantIds: [String] = []
+        /// Team IDs a request may name besides `teamId`.
+        public var allowedTeamIds: [String] = []
+
+        /// Whether a request may ask for this merchant ID.
+        public func allows(merchantId: String) -> Bool {
+            merchantId == self.merchantId || allowedMerchantIds.contains(merchantId)
+        }
+
+        /// Whether a request may ask for this team ID.
+        public func allows(teamId: String) -> Bool {
+            teamId == self.teamId || allowedTeamIds.contains(teamId)
+        }
     }
 
     public struct Trust: Sendable {

@@ -12,8 +12,15 @@ public final class ServiceMetrics: Sendable {
         factory = PrometheusMetricsFactory(registry: registry)
     }
 
+    /// Methods that get a label of their own; any other becomes `other`.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    /// Label values come from fixed sets, never from what a client sent: `route` is a registered pattern or
+    /// `(unmatched)`, `method` one of ``knownMethods`` or `other`, `status` a three-digit code the server chose.
     func httpRequest(route: String, method: String, status: Int, duration: Duration) {
-        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        let methodLabel = Self.knownMethods.contains(method) ? method : "other"
+        let statusLabel = (100...599).contains(status) ? String(status) : "other"
+        let dimensions = [("route", route), ("method", methodLabel), ("status", statusLabel)]
         Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory).increment()
         Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             .recordNanoseconds(duration.nanoseconds)

@@ -28,6 +28,24 @@ extension VerifierService {
         return apple
     }
 
+    /// The merchant and team IDs for a request: the configured ones, or ones the request names that the
+    /// configuration allows. Nothing a request says about itself is trusted beyond that list.
+    func merchantAndTeam(_ apple: ServiceConfiguration.Apple, merchantId: String?, teamId: String?)
+        throws(ServiceProblem) -> (merchantId: String, teamId: String)
+    {
+        let merchant = merchantId ?? apple.merchantId
+        let team = teamId ?? apple.teamId
+        guard apple.allows(merchantId: merchant) else {
+            throw ServiceProblem(.badRequest, "MERCHANT_ID_NOT_ALLOWED",
+                                 "\"merchantId\" is neither apple.merchantId nor listed in apple.allowedMerchantIds")
+        }
+        guard apple.allows(teamId: team) else {
+            throw ServiceProblem(.badRequest, "TEAM_ID_NOT_ALLOWED",
+                                 "\"teamId\" is neither apple.teamId nor listed in apple.allowedTeamIds")
+        }
+        return (merchant, team)
+    }
+
     func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let apple = try appleConfiguration()
@@ -36,9 +54,10 @@ extension VerifierService {
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
         let report = AppleIdentityVerifier(keys: merchantKeys).verify(
-            envelope: envelope, nonce: nonce, merchantId: body.merchantId ?? apple.merchantId,
-            teamId: body.teamId ?? apple.teamId, trust: trustStore.snapshot, options: verificationOptions(at: time))
+            envelope: envelope, nonce: nonce, merchantId: ids.merchantId,
+            teamId: ids.teamId, trust: trustStore.snapshot, options: verificationOptions(at: time))
         return try reportResponse(report, endpoint: "apple", started: started)
     }
 
@@ -46,6 +65,7 @@ extension VerifierService {
         let apple = try appleConfiguration()
         let body = try RequestDecoding.decode(SessionTranscriptRequest.self, from: request)
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
+        let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
         var hashes = merchantKeys.map(\.pkRHash)
         if let hex = body.pkRHash {
             guard let hash = [UInt8](hexString: hex), hash.count == 32 else {
@@ -57,8 +77,8 @@ extension VerifierService {
         for hash in hashes {
             let transcript: AppleSessionTranscript
             do {
-                transcript = try AppleSessionTranscript(nonce: nonce, merchantId: body.merchantId ?? apple.merchantId,
-                                                        teamId: body.teamId ?? apple.teamId, pkRHash: hash)
+                transcript = try AppleSessionTranscript(nonce: nonce, merchantId: ids.merchantId,
+                                                        teamId: ids.teamId, pkRHash: hash)
             } catch {
                 throw ServiceProblem(.badRequest, error.code.rawValue, error.detail)
             }

@@ -134,17 +134,14 @@ public final class TrustStoreManager: Sendable {
         throws(TrustChangeError) -> TrustSnapshot
     {
         try writer.withLock { _ throws(TrustChangeError) in
-            let existing: [TrustAnchor]
-            do {
-                existing = try directory.load()
+            let updated: [TrustAnchor]
+            do throws(TrustDirectoryUpdateError<TrustChangeError>) {
+                updated = try directory.update(transform)
             } catch {
-                throw .storage("cannot read the set in force: \(error)")
-            }
-            let updated = try transform(existing)
-            do {
-                try directory.write(updated)
-            } catch {
-                throw .storage("\(error)")
+                switch error {
+                case .rejected(let reason): throw reason
+                case .storage(let reason): throw .storage(reason)
+                }
             }
             lastSignature.withLock { $0 = directory.stateSignature() }
             let snapshot = swap(updated)

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Sends raw bytes to a loopback port and reads until the server closes or a full response head arrives: for
+/// requests URLSession will not make (invented methods, odd targets).
+enum RawHTTPClient {
+    /// Sends one request with `Connection: close` and returns the status code (0 when none was read).
+    static func send(port: Int, _ request: String) -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return 0 }
+        let bytes = Array(request.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while response.count < 65_536 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            response += buffer[0..<n]
+        }
+        let text = String(decoding: response.prefix(16), as: UTF8.self)
+        let parts = text.split(separator: " ")
+        return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    }
+}
