@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TrustStore", targets: ["TrustStore"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "AppleWallet", targets: ["AppleWallet"]),
+        .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
@@ -57,6 +58,14 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
+        // The system zlib, for compressed status lists.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
+        .target(name: "StatusList", dependencies: [
+            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -77,7 +86,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
-            "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken",
+            "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -85,7 +94,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
-            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken",
+            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -103,7 +112,7 @@ let package = Package(
             "ReaderToken", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
-            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR",
+            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR", "StatusList",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

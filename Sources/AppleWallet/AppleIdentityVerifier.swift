@@ -84,7 +84,7 @@ public struct AppleIdentityVerifier: Sendable {
         do {
             return try DeviceResponse(item: pairs[0].value, decoder: decoder)
         } catch {
-            throw AppleWalletError(.deviceResponseMalformed, error.description)
+            throw AppleWalletError(error.code, error.description)
         }
     }
 }

@@ -338,6 +338,12 @@ final class HTTPConnection: @unchecked Sendable {
                 routePattern: pattern,
                 remoteAddress: remoteAddress
             )
+            if case .immediate(let answer) = handler {
+                finish(answer(request), head: head, requestID: requestID, pattern: pattern, errorCode: nil,
+                       bodyCount: request.body.count, started: started, isHead: isHead)
+                return
+            }
+            guard case .task(let handler) = handler else { return }
             let context = self.context
             Task {
                 let response: HTTPServerResponse

@@ -5,6 +5,19 @@ import HTTPTypes
 /// A thrown error becomes a 500 problem response whose detail does not reveal the error.
 public typealias HTTPHandler = @Sendable (HTTPServerRequest) async throws -> HTTPServerResponse
 
+/// A handler that answers at once, on the connection's own queue, without waiting for a place on the task pool:
+/// for health checks and metrics, which must answer while every pool thread is busy verifying. It must be cheap
+/// and must never block.
+public typealias HTTPImmediateHandler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
+
+/// How a route answers.
+public enum HTTPRouteHandler: Sendable {
+    /// As a Swift task on the global executor.
+    case task(HTTPHandler)
+    /// Synchronously on the connection's queue.
+    case immediate(HTTPImmediateHandler)
+}
+
 /// A registered route: method and path pattern.
 public struct HTTPRoute: Sendable, Hashable, CustomStringConvertible {
     /// The method, such as `GET`.
@@ -29,7 +42,7 @@ public struct Router: Sendable {
         var route: HTTPRoute
         var segments: [Segment]
         var literalCount: Int
-        var handler: HTTPHandler
+        var handler: HTTPRouteHandler
     }
 
     private var entries: [Entry] = []
@@ -43,6 +56,15 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` and `pattern` (which must start with `/`).
     /// Registering the same method and pattern twice replaces the earlier handler.
     public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, handler: @escaping HTTPHandler) {
+        add(method, pattern, routeHandler: .task(handler))
+    }
+
+    /// Registers an immediate `GET` handler (see ``HTTPImmediateHandler``).
+    public mutating func getImmediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
+        add(.get, pattern, routeHandler: .immediate(handler))
+    }
+
+    mutating func add(_ method: HTTPRequest.Method, _ pattern: String, routeHandler handler: HTTPRouteHandler) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with /: \(pattern)")
         let segments = Router.segments(of: pattern).map { s -> Segment in
             s.hasPrefix(":") && s.count > 1 ? .parameter(String(s.dropFirst())) : .literal(String(s))
@@ -68,7 +90,7 @@ public struct Router: Sendable {
 
     /// The outcome of routing one request.
     enum Match {
-        case found(handler: HTTPHandler, pattern: String, parameters: [String: String])
+        case found(handler: HTTPRouteHandler, pattern: String, parameters: [String: String])
         case methodNotAllowed(allowed: [String])
         case notFound
         case badPath

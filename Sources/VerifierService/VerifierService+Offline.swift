@@ -2,22 +2,52 @@ import AppleWallet
 import Foundation
 import MDoc
 import ReaderToken
+import StatusList
 
 /// Entry points for the operations CLI (no HTTP involved).
 extension VerifierService {
     /// Decrypts and verifies an envelope with the configured keys and trust set; returns the report as JSON text.
     public func verifyAppleEnvelope(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String, at time: Date)
-        -> String
+        async -> String
     {
-        let report = AppleIdentityVerifier(keys: merchantKeys).verify(
-            envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, trust: trustStore.snapshot,
-            options: verificationOptions(at: time))
+        let report: VerificationReport
+        do {
+            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
+                envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId)
+            report = await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
+                                  options: verificationOptions(at: time), trust: trustStore.snapshot)
+        } catch {
+            report = .failure(error.code, error.detail)
+        }
         var body = ReportJSON.body(report, includeClaims: true)
         if report.documents.isEmpty, case .object(var members) = body {
             members.append(("detail", .string(report.failureDetail ?? "")))
             body = .object(members)
         }
         return body.text
+    }
+
+    /// Fetches and verifies one status list against the trust set, as `mso.status` would; returns a line for
+    /// operators and whether the entry is valid.
+    public func checkStatus(uri: String, index: UInt64?, identifier: [UInt8]?) async -> (valid: Bool, text: String) {
+        let reference: StatusReferenceKey = identifier.map { .identifierList(.init(identifier: $0, uri: uri)) }
+            ?? .statusList(.init(index: index ?? 0, uri: uri))
+        let evidence = await statusResolver.evidence(for: reference, trust: trustStore.snapshot, now: now())
+        let trust: String
+        switch evidence.signerTrust {
+        case .anchor(let sha256): trust = "signer chains to IACA \(sha256)"
+        case .msoCertificate: trust = "signer chains to the MSO certificate"
+        case .none: trust = "no signer"
+        }
+        switch evidence.finding {
+        case .status(let value):
+            let name = [0: "VALID", 1: "INVALID (revoked)", 2: "SUSPENDED"][value] ?? "unknown value \(value)"
+            return (value == 0, "status \(name); \(trust); \(evidence.source)")
+        case .identifierListed(let listed):
+            return (!listed, (listed ? "listed (revoked)" : "not listed") + "; \(trust); \(evidence.source)")
+        case .unknown(let reason):
+            return (false, "unknown: \(reason)")
+        }
     }
 
     /// The pkRHash of every configured merchant encryption key.

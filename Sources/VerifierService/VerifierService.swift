@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import MDoc
+import StatusList
 import TrustStore
 
 /// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.
@@ -13,17 +14,33 @@ public final class VerifierService: Sendable {
     public let metrics: ServiceMetrics
     let merchantKeys: [MerchantEncryptionKey]
     let readerTokens: ReaderTokenService?
+    /// Fetches, verifies and caches the status lists that MSOs name.
+    public let statusResolver: StatusResolver
     let logger: Logger
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
 
     /// Loads every key and the trust set; any problem is a ``ConfigurationError`` naming the key.
     public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(ConfigurationError) {
+                now: @escaping @Sendable () -> Date = { Date() },
+                statusFetcher: (any StatusListFetching)? = nil) throws(ConfigurationError) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
         self.now = now
+        let status = configuration.status
+        let fetcher = statusFetcher ?? URLSessionStatusListFetcher(limits: StatusFetchLimits(
+            timeout: TimeInterval(status.fetchTimeoutSeconds), maximumBytes: status.maxListBytes,
+            allowedSchemes: Set(status.allowedSchemes)))
+        statusResolver = StatusResolver(cache: StatusListCache(
+            fetcher: fetcher, cacheSeconds: TimeInterval(status.cacheSeconds),
+            staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
+            onEvent: { [logger, metrics] event in
+                metrics.statusList(event)
+                if case .fetched(let host, let outcome) = event {
+                    logger.info("status list fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
+                }
+            }))
         var keys: [MerchantEncryptionKey] = []
         for (index, url) in (configuration.apple?.encryptionKeys ?? []).enumerated() {
             let name = "apple.encryptionKeys[\(index)]"
@@ -52,16 +69,20 @@ public final class VerifierService: Sendable {
         var router = Router()
         router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
         router.post("/v1/apple/session-transcript") { [self] in await respond($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
-        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try mdocVerify(r) } }
+        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
+        router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
         router.get("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try listAnchors(r) } }
         router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try addAnchors(r) } }
         router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
         router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
         router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadAnchors(r) } }
         router.post("/v1/reader-tokens") { [self] in await respond($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
-        router.get("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
-        router.get("/readyz") { [self] in await respond($0) { _ throws(ServiceProblem) in try readiness() } }
-        router.get("/metrics") { [self] _ in metricsResponse() }
+        // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
+        router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
+        router.getImmediate("/readyz") { [self] _ in
+            do throws(ServiceProblem) { return try readiness() } catch { return error.response }
+        }
+        router.getImmediate("/metrics") { [self] _ in metricsResponse() }
         router.get("/openapi.json") { _ in .json(Array(OpenAPIDocument.json.utf8)) }
         return router
     }
@@ -125,9 +146,23 @@ public final class VerifierService: Sendable {
 
     /// Options for one verification at `time`.
     func verificationOptions(at time: Date, readerKey: ReaderKey? = nil) -> VerificationOptions {
-        VerificationOptions(verificationTime: time, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
-                            profileChecks: configuration.trust.profileChecks,
-                            profileChecksByAnchor: configuration.trust.profileChecksByAnchor, readerKey: readerKey)
+        var options = VerificationOptions(
+            verificationTime: time, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
+            profileChecks: configuration.trust.profileChecks,
+            profileChecksByAnchor: configuration.trust.profileChecksByAnchor, readerKey: readerKey)
+        options.statusPolicy = StatusPolicy(mode: configuration.status.mode, unknown: configuration.status.unknown)
+        return options
+    }
+
+    /// Verifies a parsed response after resolving its status references (unless status checking is off). Status
+    /// lists are judged at the service clock, the document at `options.verificationTime`.
+    func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
+                trust: TrustSnapshot) async -> VerificationReport {
+        var options = options
+        if configuration.status.mode != .off {
+            options.statusEvidence = await statusResolver.evidence(for: response, trust: trust, now: now())
+        }
+        return MDocVerifier(trust: trust).verify(response, sessionTranscript: sessionTranscript, options: options)
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.

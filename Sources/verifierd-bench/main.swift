@@ -69,6 +69,26 @@ let responseBytes = Array(identity.encoded)
 precondition(verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId,
                              trust: trust, options: options).verified, "the demo envelope must verify")
 
+if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "hostile" {
+    // CPU per hostile request body (scripts/hostile-inputs.py generate), each against a fresh trust snapshot so
+    // the issuer chain cache never helps: the worst case a sender can force.
+    let folder = CommandLine.arguments[3]
+    let hostileTrust = try CertificateParsing.derCertificates(from: load("TestVectors/pki/iaca-p256.pem")).map { try TrustAnchor(derBytes: $0) }
+    let names = (try FileManager.default.contentsOfDirectory(atPath: folder)).filter { $0.hasSuffix(".json") }.sorted()
+    var worst = (name: "", micros: 0.0)
+    for name in names {
+        let body = try JSONSerialization.jsonObject(with: Data(load("\(folder)/\(name)"))) as! [String: Any]
+        let response = Array(Data(base64Encoded: body["deviceResponse"] as! String) ?? Data())
+        let transcript = Array(Data(base64Encoded: body["sessionTranscript"] as! String) ?? Data())
+        let micros = measure("hostile \(name) (\(response.count) B)") {
+            let fresh = TrustSnapshot(anchors: hostileTrust)
+            return MDocVerifier(trust: fresh).verify(deviceResponse: response, sessionTranscript: transcript, options: options).verified ? 1 : 0
+        }
+        if micros > worst.micros { worst = (name, micros) }
+    }
+    print(String(format: "worst hostile request: %@ %.1f µs of CPU", worst.name as NSString, worst.micros))
+    exit(0)
+}
 if CommandLine.arguments.count > 2, CommandLine.arguments[2] == "profile-parse" {
     _ = measure("DeviceResponse parse") { (try? DeviceResponse(bytes: responseBytes)) != nil ? 1 : 0 }
     exit(0)

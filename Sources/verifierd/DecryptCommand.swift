@@ -6,7 +6,7 @@ import TrustStore
 import VerifierService
 
 /// `verifierd decrypt`: offline decrypt and verify of an Apple envelope with the configured keys.
-struct DecryptCommand: ParsableCommand {
+struct DecryptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decrypt", abstract: "Decrypt and verify an APPLE-HPKE-v1 envelope offline; prints the report.")
 
@@ -15,7 +15,7 @@ struct DecryptCommand: ParsableCommand {
     @Option(help: "Nonce as hex.") var nonce: String
     @Option(help: "Verification time (RFC 3339); default now.") var at: String?
 
-    func run() throws {
+    func run() async throws {
         let configuration = ServiceLoading.configuration(options)
         let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
@@ -28,7 +28,7 @@ struct DecryptCommand: ParsableCommand {
         let data = Array(try Data(contentsOf: URL(fileURLWithPath: envelope)))
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let bytes = [UInt8](hexString: text) ?? Data(base64Encoded: text).map(Array.init) ?? data
-        print(service.verifyAppleEnvelope(bytes, nonce: nonceBytes, merchantId: apple.merchantId, teamId: apple.teamId, at: time))
+        print(await service.verifyAppleEnvelope(bytes, nonce: nonceBytes, merchantId: apple.merchantId, teamId: apple.teamId, at: time))
     }
 }
 

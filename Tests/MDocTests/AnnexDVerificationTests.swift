@@ -116,24 +116,60 @@ struct AnnexDVerificationTests {
         #expect(failed(report) == [.issuerCertificateUntrusted])
     }
 
-    @Test func statusListMSOIsParsedAndReportedUnchecked() throws {
-        // The TSL example is an issuerAuth only; wrap it in a minimal document to run the checks.
+    /// The Token Status List draft's IssuerAuth, under the Annex D IACA, wrapped in a minimal document.
+    func tslDocument() throws -> [UInt8] {
         let issuerAuth = try Fixtures.annexD("tsl_draft_issuer_auth_with_status")
-        var document: [UInt8] = [0xa1, 0x67] + Array("version".utf8) + [0x63] + Array("1.0".utf8)
-        document = [0xa3, 0x67] + Array("version".utf8) + [0x63] + Array("1.0".utf8)
+        return [0xa3, 0x67] + Array("version".utf8) + [0x63] + Array("1.0".utf8)
             + [0x66] + Array("status".utf8) + [0x00]
             + [0x69] + Array("documents".utf8) + [0x81, 0xa2]
             + [0x67] + Array("docType".utf8) + [0x75] + Array("org.iso.18013.5.1.mDL".utf8)
             + [0x6c] + Array("issuerSigned".utf8) + [0xa1, 0x6a] + Array("issuerAuth".utf8) + issuerAuth
+    }
+
+    @Test func statusListReferenceIsParsedAndUnresolvedIsUnknown() throws {
+        let parsed = try DeviceResponse(bytes: try tslDocument())
+        let reference = try #require(parsed.documents.first?.mobileSecurityObject.statusReferences?.statusList)
+        #expect(reference.index == 412)
+        #expect(reference.uri == "https://example.com/statuslists/1")
         let trust = TrustSnapshot(anchors: [try TrustAnchor(derBytes: try Fixtures.annexD("iaca_cert"))])
         let report = MDocVerifier(trust: trust).verify(
-            deviceResponse: document, sessionTranscript: try Fixtures.annexD("session_transcript"),
+            deviceResponse: try tslDocument(), sessionTranscript: try Fixtures.annexD("session_transcript"),
             options: VerificationOptions(verificationTime: TestClock.date("2025-01-01T00:00:00Z")))
         let result = try #require(report.documents.first)
-        #expect(result.check(.msoStatus)?.status == .warning)
-        #expect(result.check(.msoStatus)?.code == .statusUnchecked)
+        // Nothing resolved the list: no statement can be made, and that is never "revoked".
+        #expect(result.check(.msoStatus)?.status == .failed)
+        #expect(result.check(.msoStatus)?.code == .statusUnknown)
         #expect(result.check(.issuerSignature)?.status == .passed)
         #expect(result.check(.issuerCertificateChain)?.status == .passed)
-        #expect(failed(report) == [.deviceAuthMissing])
+        #expect(failed(report) == [.deviceAuthMissing, .statusUnknown])
+    }
+
+    @Test func statusEvidenceDecidesTheStatusCheck() throws {
+        let parsed = try DeviceResponse(bytes: try tslDocument())
+        let reference = try #require(parsed.documents.first?.mobileSecurityObject.statusReferences?.statusList)
+        let anchor = try TrustAnchor(derBytes: try Fixtures.annexD("iaca_cert"))
+        let trust = TrustSnapshot(anchors: [anchor])
+        func status(_ evidence: StatusEvidence, policy: StatusPolicy = StatusPolicy()) -> CheckResult? {
+            var options = VerificationOptions(verificationTime: TestClock.date("2025-01-01T00:00:00Z"))
+            options.statusEvidence = [.statusList(reference): evidence]
+            options.statusPolicy = policy
+            return MDocVerifier(trust: trust).verify(parsed, sessionTranscript: [0x80], options: options)
+                .documents.first?.check(.msoStatus)
+        }
+        let fromIACA = StatusEvidence.SignerTrust.anchor(sha256: anchor.sha256)
+        #expect(status(StatusEvidence(finding: .status(0), signerTrust: fromIACA))?.status == .passed)
+        #expect(status(StatusEvidence(finding: .status(1), signerTrust: fromIACA))?.code == .statusRevoked)
+        #expect(status(StatusEvidence(finding: .status(2), signerTrust: fromIACA))?.code == .statusSuspended)
+        #expect(status(StatusEvidence(finding: .status(3), signerTrust: fromIACA))?.code == .statusUnknown)
+        // A list whose signer chains to another IACA says nothing about this document.
+        #expect(status(StatusEvidence(finding: .status(1), signerTrust: .anchor(sha256: "00")))?.code == .statusUnknown)
+        // A list signed by the document signer itself is not accepted.
+        let ds = Array(try #require(try parsed.documents.first?.issuerSigned.issuerAuth.headers.x5chain().first))
+        #expect(status(StatusEvidence(finding: .status(0), signerTrust: fromIACA, signerCertificate: ds))?.code == .statusUnknown)
+        // Policies: warn turns failures into warnings; unknown=warn only softens unknown.
+        #expect(status(StatusEvidence(finding: .status(1), signerTrust: fromIACA), policy: .init(mode: .warn))?.status == .warning)
+        #expect(status(.unknown("timeout"), policy: .init(unknown: .warn))?.status == .warning)
+        #expect(status(StatusEvidence(finding: .status(1), signerTrust: fromIACA), policy: .init(unknown: .warn))?.status == .failed)
+        #expect(status(StatusEvidence(finding: .status(1), signerTrust: fromIACA), policy: .init(mode: .off))?.status == .notApplicable)
     }
 }

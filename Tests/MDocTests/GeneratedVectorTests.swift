@@ -54,10 +54,12 @@ struct GeneratedVectorTests {
             #expect(result.status.rawValue == expected["outcome"]?.string, "\(id): \(result.detail ?? "")")
             #expect(result.code?.rawValue == expected["code"]?.string, "\(id)")
         }
-        for (nameSpace, elements) in expect["claims"]?.object ?? [:] {
-            for (identifier, value) in elements.object {
-                #expect(document?.claim(nameSpace, identifier).map(Self.jsonLike) == value,
-                        "\(nameSpace)/\(identifier)")
+        for (key, source) in [("claims", Claim.Source.issuerSigned), ("deviceSignedClaims", .deviceSigned)] {
+            for (nameSpace, elements) in expect[key]?.object ?? [:] {
+                for (identifier, value) in elements.object {
+                    #expect(document?.claim(nameSpace, identifier, source: source).map(Self.jsonLike) == value,
+                            "\(key) \(nameSpace)/\(identifier)")
+                }
             }
         }
     }

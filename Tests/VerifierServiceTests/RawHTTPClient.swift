@@ -8,6 +8,17 @@ import Foundation
 enum RawHTTPClient {
     /// Sends one request with `Connection: close` and returns the status code (0 when none was read).
     static func send(port: Int, _ request: String) -> Int {
+        send(port: port, Array(request.utf8))
+    }
+
+    /// POSTs a JSON body with `Connection: close`; returns the status code.
+    static func post(port: Int, path: String, json: [UInt8]) -> Int {
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(json.count)\r\nConnection: close\r\n\r\n"
+        return send(port: port, Array(head.utf8) + json)
+    }
+
+    static func send(port: Int, _ bytes: [UInt8]) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }
@@ -19,8 +30,12 @@ enum RawHTTPClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return 0 }
-        let bytes = Array(request.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return 0 }
+            sent += n
+        }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while response.count < 65_536 {

@@ -11,6 +11,10 @@ public struct DeviceResponse: Sendable {
     /// Limits for untrusted responses: deep enough for any real document, tight enough to refuse abuse.
     public static let decodingLimits = CBORDecodingLimits(maxDepth: 32, maxItems: 50_000, maxInputBytes: 4 << 20)
 
+    /// Most documents verified from one response. Each costs up to three signature verifications (chain, issuer,
+    /// device), so the cap bounds the CPU one request can ask for; real responses carry one or two.
+    public static let maximumDocuments = 4
+
     public init(bytes: [UInt8], limits: CBORDecodingLimits = DeviceResponse.decodingLimits) throws(MDocDecodingError) {
         let decoder = CBORDecoder(limits: limits)
         let item: CBORItem
@@ -33,7 +37,12 @@ public struct DeviceResponse: Sendable {
         status = try reader.unsigned("status")
         var documents: [Document] = []
         if reader.optional("documents") != nil {
-            for element in try reader.array("documents") {
+            let elements = try reader.array("documents")
+            guard elements.count <= Self.maximumDocuments else {
+                throw MDocDecodingError("DeviceResponse holds \(elements.count) documents; at most \(Self.maximumDocuments) "
+                                        + "are verified per response", offset: item.offset, code: .deviceResponseLimitExceeded)
+            }
+            for element in elements {
                 documents.append(try Document(element, decoder: decoder))
             }
         }

@@ -5,10 +5,14 @@ public struct MDocDecodingError: Error, Sendable, Equatable, CustomStringConvert
     public let reason: String
     /// Offset in the outermost input, when known.
     public let offset: Int?
+    /// The response-level code: `DEVICE_RESPONSE_MALFORMED`, or `DEVICE_RESPONSE_LIMIT_EXCEEDED` when the response
+    /// is well formed but asks for more work than one request may cost.
+    public let code: VerificationErrorCode
 
-    public init(_ reason: String, offset: Int?) {
+    public init(_ reason: String, offset: Int?, code: VerificationErrorCode = .deviceResponseMalformed) {
         self.reason = reason
         self.offset = offset
+        self.code = code
     }
 
     init(_ error: CBORDecodingError, context: String) {

@@ -16,6 +16,8 @@ public struct MobileSecurityObject: Sendable {
     public let validityInfo: ValidityInfo
     /// The second-edition `status` entry (e.g. a Token Status List reference), kept as received.
     public let status: CBORItem?
+    /// The `status` entry decoded: where this document's revocation status is published.
+    public let statusReferences: StatusReferences?
 
     init(_ item: CBORItem) throws(MDocDecodingError) {
         let reader = try StructureReader(item, "MobileSecurityObject")
@@ -45,6 +47,7 @@ public struct MobileSecurityObject: Sendable {
         keyInfo = keyInfoReader.optional("keyInfo")
         validityInfo = try ValidityInfo(try reader.required("validityInfo"))
         status = reader.optional("status")
+        statusReferences = try status.map { (item) throws(MDocDecodingError) in try StatusReferences(item) }
     }
 }
 

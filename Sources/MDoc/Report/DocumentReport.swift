@@ -25,8 +25,13 @@ public struct DocumentReport: Sendable {
         checks.first { $0.id == id }
     }
 
-    /// The value of an element, from either source.
+    /// The value of an issuer-signed element (never a device-signed one of the same name).
     public func claim(_ nameSpace: String, _ identifier: String) -> ElementValue? {
-        claims.first { $0.nameSpace == nameSpace && $0.identifier == identifier }?.value
+        claim(nameSpace, identifier, source: .issuerSigned)
+    }
+
+    /// The value of an element from one source.
+    public func claim(_ nameSpace: String, _ identifier: String, source: Claim.Source) -> ElementValue? {
+        claims.first { $0.source == source && $0.nameSpace == nameSpace && $0.identifier == identifier }?.value
     }
 }

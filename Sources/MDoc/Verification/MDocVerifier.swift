@@ -28,7 +28,7 @@ public struct MDocVerifier: Sendable {
         do {
             response = try DeviceResponse(bytes: bytes)
         } catch {
-            return .failure(.deviceResponseMalformed, error.description)
+            return .failure(error.code, error.description)
         }
         return verify(response, sessionTranscript: sessionTranscript, options: options)
     }

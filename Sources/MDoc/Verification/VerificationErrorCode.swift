@@ -30,9 +30,15 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     // device.keyAuthorizations
     case deviceKeyUnauthorized = "DEVICE_KEY_UNAUTHORIZED"
     // mso.status
-    case statusUnchecked = "STATUS_UNCHECKED"
+    /// The list says INVALID, or the identifier is listed.
+    case statusRevoked = "STATUS_REVOKED"
+    case statusSuspended = "STATUS_SUSPENDED"
+    /// No statement can be made: the list could not be fetched or trusted, or the value is not a known status.
+    case statusUnknown = "STATUS_UNKNOWN"
     // Whole-response failures
     case deviceResponseMalformed = "DEVICE_RESPONSE_MALFORMED"
+    /// The response is well formed but holds more documents than one request may verify.
+    case deviceResponseLimitExceeded = "DEVICE_RESPONSE_LIMIT_EXCEEDED"
     case sessionTranscriptMalformed = "SESSION_TRANSCRIPT_MALFORMED"
     // Apple envelope (APPLE-HPKE-v1)
     case envelopeMalformed = "ENVELOPE_MALFORMED"

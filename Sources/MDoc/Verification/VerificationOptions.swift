@@ -25,6 +25,10 @@ public struct VerificationOptions: Sendable {
     public var readerKey: ReaderKey?
     /// Caps and intermediate-CA rule for the issuer's certification path.
     public var chainPolicy: IssuerChainPolicy = .iso18013
+    /// How revocation status is applied.
+    public var statusPolicy = StatusPolicy()
+    /// Status evidence resolved before verification (fetching is asynchronous; checks are not), by reference.
+    public var statusEvidence: [StatusReferenceKey: StatusEvidence] = [:]
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
                 profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: ReaderKey? = nil) {
@@ -34,4 +38,10 @@ public struct VerificationOptions: Sendable {
         self.profileChecksByAnchor = profileChecksByAnchor
         self.readerKey = readerKey
     }
+}
+
+/// A status reference as a dictionary key.
+public enum StatusReferenceKey: Sendable, Hashable {
+    case statusList(StatusReferences.StatusList)
+    case identifierList(StatusReferences.IdentifierList)
 }

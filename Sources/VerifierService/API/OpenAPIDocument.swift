@@ -499,6 +499,51 @@ enum OpenAPIDocument {
     }
    }
   },
+  "/v1/admin/status-cache": {
+   "get": {
+    "summary": "List the cached revocation status lists",
+    "operationId": "statusCache",
+    "security": [
+     {
+      "adminToken": []
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "cached lists with their age and freshness",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "lists": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "uri": {"type": "string"},
+             "kind": {"type": "string", "enum": ["statusList", "identifierList"]},
+             "entries": {"type": "integer"},
+             "fetchedAt": {"type": "string"},
+             "ageSeconds": {"type": "integer"},
+             "freshUntil": {"type": "string"},
+             "issuedAt": {"type": "string"},
+             "expiresAt": {"type": "string"},
+             "signerIaca": {"type": ["string", "null"]}
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "no or wrong admin token"
+     }
+    }
+   }
+  },
   "/v1/admin/iaca/reload": {
    "post": {
     "summary": "Re-read the trust directory",
@@ -770,12 +815,50 @@ enum OpenAPIDocument {
       ]
      },
      "code": {
-      "type": "string"
+      "$ref": "#/components/schemas/VerificationCode"
      },
      "detail": {
       "type": "string"
      }
     }
+   },
+   "VerificationCode": {
+    "type": "string",
+    "description": "stable verification error codes (checks and response-level)",
+    "enum": [
+     "ISSUER_CERTIFICATE_UNTRUSTED",
+     "ISSUER_CERTIFICATE_EXPIRED",
+     "TRUSTED_ISSUER_CERTIFICATE_EXPIRED",
+     "ISSUER_CERTIFICATE_INVALID",
+     "CERTIFICATE_PROFILE_VIOLATION",
+     "ISSUER_SIGNATURE_INVALID",
+     "ALGORITHM_UNSUPPORTED",
+     "DOC_TYPE_MISMATCH",
+     "DIGEST_MISMATCH",
+     "DIGEST_MISSING",
+     "DIGEST_ALGORITHM_UNSUPPORTED",
+     "MSO_EXPIRED",
+     "MSO_NOT_YET_VALID",
+     "MSO_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY",
+     "MSO_MALFORMED",
+     "DEVICE_SIGNATURE_INVALID",
+     "DEVICE_MAC_INVALID",
+     "DEVICE_AUTH_MISSING",
+     "READER_KEY_REQUIRED",
+     "DEVICE_KEY_UNAUTHORIZED",
+     "STATUS_REVOKED",
+     "STATUS_SUSPENDED",
+     "STATUS_UNKNOWN",
+     "DEVICE_RESPONSE_MALFORMED",
+     "DEVICE_RESPONSE_LIMIT_EXCEEDED",
+     "SESSION_TRANSCRIPT_MALFORMED",
+     "ENVELOPE_MALFORMED",
+     "ENVELOPE_UNSUPPORTED",
+     "RECIPIENT_KEY_UNKNOWN",
+     "INFO_HASH_MISMATCH",
+     "DECRYPTION_FAILED",
+     "NONCE_INVALID"
+    ]
    },
    "Document": {
     "type": "object",
@@ -791,7 +874,14 @@ enum OpenAPIDocument {
       "additionalProperties": {
        "type": "object"
       },
-      "description": "namespace -> element -> value; bytes as base64, dates as strings; only for verified documents"
+      "description": "issuer-signed elements only: namespace -> element -> value; bytes as base64, dates as strings; only when the whole response verified"
+     },
+     "deviceSignedClaims": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "object"
+      },
+      "description": "elements the holder's device signed (holder-asserted, not issuer data); same shape as claims; only when present and the whole response verified"
      },
      "issuer": {
       "type": "object",
@@ -857,8 +947,7 @@ enum OpenAPIDocument {
       "type": "boolean"
      },
      "code": {
-      "type": "string",
-      "description": "first failing code"
+      "$ref": "#/components/schemas/VerificationCode"
      },
      "message": {
       "type": "string"

@@ -16,6 +16,8 @@ public enum ConfigurationLoader {
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
         "admin": ["token", "tokenFile"],
+        "status": ["mode", "unknown", "fetchTimeoutSeconds", "maxListBytes", "allowedSchemes", "cacheSeconds",
+                   "staleGraceSeconds"],
     ]
 
     /// The environment variable for a key.
@@ -282,8 +284,34 @@ public enum ConfigurationLoader {
             if let token = admin.token, token.count < 16 {
                 throw ConfigurationError(key: "admin.token", "must be at least 16 characters")
             }
-            return ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
-                                        readerTokens: readerTokens, admin: admin, file: file)
+            var status = ServiceConfiguration.Status()
+            if let text = try string("status", "mode") {
+                guard let mode = StatusPolicy.Mode(rawValue: text) else {
+                    throw ConfigurationError(key: "status.mode", "must be \"enforce\", \"warn\" or \"off\", got \"\(text)\"")
+                }
+                status.mode = mode
+            }
+            if let text = try string("status", "unknown") {
+                guard let unknown = StatusPolicy.Unknown(rawValue: text) else {
+                    throw ConfigurationError(key: "status.unknown", "must be \"fail\" or \"warn\", got \"\(text)\"")
+                }
+                status.unknown = unknown
+            }
+            status.fetchTimeoutSeconds = try int("status", "fetchTimeoutSeconds", default: 5, range: 1...60)
+            status.maxListBytes = try int("status", "maxListBytes", default: 10_485_760, range: 1024...(256 << 20))
+            status.cacheSeconds = try int("status", "cacheSeconds", default: 300, range: 0...86_400)
+            status.staleGraceSeconds = try int("status", "staleGraceSeconds", default: 3600, range: 0...604_800)
+            if let schemes = try stringList("status", "allowedSchemes") {
+                let lowered = schemes.map { $0.lowercased() }
+                guard !lowered.isEmpty, lowered.allSatisfy({ $0 == "https" || $0 == "http" }) else {
+                    throw ConfigurationError(key: "status.allowedSchemes", "lists only \"https\" and \"http\"")
+                }
+                status.allowedSchemes = lowered
+            }
+            var configuration = ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
+                                                     readerTokens: readerTokens, admin: admin, file: file)
+            configuration.status = status
+            return configuration
         }
     }
 }

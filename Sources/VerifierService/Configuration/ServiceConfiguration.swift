@@ -61,12 +61,25 @@ public struct ServiceConfiguration: Sendable {
         public var token: String?
     }
 
+    /// Revocation: how MSO status references are fetched and applied.
+    public struct Status: Sendable {
+        public var mode: StatusPolicy.Mode = .enforce
+        public var unknown: StatusPolicy.Unknown = .fail
+        public var fetchTimeoutSeconds = 5
+        public var maxListBytes = 10_485_760
+        public var allowedSchemes: [String] = ["https"]
+        public var cacheSeconds = 300
+        /// How long after going stale a cached list may still answer when its issuer is unreachable.
+        public var staleGraceSeconds = 3600
+    }
+
     public var server = Server()
     public var apple: Apple?
     public var trust: Trust
     public var verification = Verification()
     public var readerTokens: ReaderTokens?
     public var admin = Admin()
+    public var status = Status()
     /// The file the configuration came from.
     public var file: URL
 }

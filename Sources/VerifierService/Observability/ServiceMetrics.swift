@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import StatusList
 
 /// The service's metrics, kept in its own Prometheus registry and rendered in the text format at `/metrics`.
 public final class ServiceMetrics: Sendable {
@@ -31,6 +32,20 @@ public final class ServiceMetrics: Sendable {
                 factory: factory).increment()
         Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
             .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Status-list cache events: fetches by outcome (`ok`, `failed`), cache hits, stale answers, list age.
+    func statusList(_ event: StatusListCache.Event) {
+        switch event {
+        case .fetched(_, let outcome):
+            Counter(label: "verifierd_status_list_fetches_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        case .hit(_, let age):
+            Counter(label: "verifierd_status_list_cache_hits_total", factory: factory).increment()
+            Gauge(label: "verifierd_status_list_age_seconds", factory: factory).record(age)
+        case .servedStale(_, let age):
+            Counter(label: "verifierd_status_list_stale_answers_total", factory: factory).increment()
+            Gauge(label: "verifierd_status_list_age_seconds", factory: factory).record(age)
+        }
     }
 
     func readerToken(outcome: String) {

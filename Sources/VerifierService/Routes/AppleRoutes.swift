@@ -55,9 +55,15 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
-        let report = AppleIdentityVerifier(keys: merchantKeys).verify(
-            envelope: envelope, nonce: nonce, merchantId: ids.merchantId,
-            teamId: ids.teamId, trust: trustStore.snapshot, options: verificationOptions(at: time))
+        let report: VerificationReport
+        do {
+            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
+                envelope: envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId)
+            report = await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
+                                  options: verificationOptions(at: time), trust: trustStore.snapshot)
+        } catch {
+            report = .failure(error.code, error.detail)
+        }
         return try reportResponse(report, endpoint: "apple", started: started)
     }
 

@@ -11,7 +11,7 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    func mdocVerify(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func mdocVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
         let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
@@ -33,8 +33,14 @@ extension VerifierService {
                                      "\"readerPrivateKey\" is not a P-256, P-384 or P-521 private key")
             }
         }
-        let report = MDocVerifier(trust: trustStore.snapshot).verify(
-            deviceResponse: response, sessionTranscript: transcript, options: verificationOptions(at: time, readerKey: readerKey))
+        let report: VerificationReport
+        do {
+            let parsed = try DeviceResponse(bytes: response)
+            report = await verify(parsed, sessionTranscript: transcript,
+                                  options: verificationOptions(at: time, readerKey: readerKey), trust: trustStore.snapshot)
+        } catch {
+            report = .failure(error.code, error.description)
+        }
         return try reportResponse(report, endpoint: "mdoc", started: started)
     }
 }

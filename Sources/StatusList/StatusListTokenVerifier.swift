@@ -1,0 +1,150 @@
+import CBOR
+import COSE
+import Crypto
+import Foundation
+import MDoc
+import TrustStore
+import X509
+
+/// Verifies a status list token (IETF OAuth Token Status List, CWT form) or an ISO identifier list token.
+///
+/// The token is a tagged COSE_Sign1 (18) whose protected header carries `typ` (16) and the signer's `x5chain`
+/// (33). The signer certificate has keyUsage digitalSignature, is no CA, is valid at the verification time and
+/// is signed by a trusted IACA (or by the certificate the MSO names); `sub` equals the URI the MSO names; `iat`
+/// is present; `exp`, when present, is in the future. Anything else throws, and the caller reports "unknown".
+public struct StatusListTokenVerifier: Sendable {
+    public enum Kind: String, Sendable {
+        case statusList = "application/statuslist+cwt"
+        case identifierList = "application/identifierlist+cwt"
+    }
+
+    /// Largest decompressed status list accepted.
+    public var maximumDecompressedBytes = 16 << 20
+    /// Most identifiers in an identifier list.
+    public var maximumIdentifiers = 1_000_000
+
+    public init() {}
+
+    static let typLabel: Int64 = 16
+    static let subClaim: Int64 = 2
+    static let expClaim: Int64 = 4
+    static let iatClaim: Int64 = 6
+    static let identifierListClaim: Int64 = 65_530
+    static let statusListClaim: Int64 = 65_533
+    static let ttlClaim: Int64 = 65_534
+
+    public func verify(_ bytes: [UInt8], kind: Kind, uri: String, certificate: [UInt8]?, trust: TrustSnapshot,
+                       now: Date) throws(StatusListError) -> VerifiedStatusList
+    {
+        let limits = CBORDecodingLimits(maxDepth: 16, maxItems: maximumIdentifiers * 2 + 64,
+                                        maxInputBytes: max(bytes.count, 1), allowIndefiniteLength: false)
+        let decoder = CBORDecoder(limits: limits)
+        let item: CBORItem
+        do { item = try decoder.decode(bytes) } catch { throw StatusListError("the token is not CBOR: \(error)") }
+        guard let (tag, _) = item.tagged, tag == CBORTag.coseSign1 else {
+            throw StatusListError("the token is not a tagged COSE_Sign1 (tag 18)")
+        }
+        let sign1: COSESign1
+        do { sign1 = try COSESign1(item: item, decoder: decoder) } catch { throw StatusListError("COSE_Sign1: \(error)") }
+        guard let typ = sign1.headers.protected.first(where: { $0.key.intValue == Self.typLabel })?.value.textValue,
+              typ == kind.rawValue
+        else { throw StatusListError("protected typ is not \(kind.rawValue)") }
+        guard sign1.headers.protected.contains(where: { $0.key.intValue == COSEHeaderLabel.x5chain }) else {
+            throw StatusListError("the signer's x5chain is not in the protected header")
+        }
+        let chain: [ArraySlice<UInt8>]
+        do { chain = try sign1.headers.x5chain() } catch { throw StatusListError("x5chain: \(error)") }
+        guard let leafDER = chain.first, chain.count <= 5, leafDER.count <= 16_384 else {
+            throw StatusListError("x5chain is empty or too large")
+        }
+        let signer: Certificate
+        do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: \(error)") }
+        try Self.checkSignerProfile(signer, now: now)
+        guard let key = Self.coseKey(signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
+        do { try sign1.verify(using: key) } catch { throw StatusListError("signature: \(error)") }
+        let signerTrust = try Self.signerTrust(signer, certificate: certificate, trust: trust, now: now)
+
+        guard let payload = sign1.payload else { throw StatusListError("the token has no payload") }
+        let claims: CBORItem
+        do { claims = try decoder.decode(payload) } catch { throw StatusListError("claims are not CBOR: \(error)") }
+        guard claims.mapValue != nil else { throw StatusListError("claims are not a map") }
+        guard claims[intKey: Self.subClaim]?.textValue == uri else { throw StatusListError("sub does not equal the URI in the MSO") }
+        guard let iat = claims[intKey: Self.iatClaim]?.intValue else { throw StatusListError("iat is missing") }
+        let exp = claims[intKey: Self.expClaim]?.intValue
+        if let exp, Date(timeIntervalSince1970: TimeInterval(exp)) <= now { throw StatusListError("the list expired") }
+        let ttl = claims[intKey: Self.ttlClaim]?.unsignedValue.map { TimeInterval(min($0, 31_536_000)) }
+
+        let content: VerifiedStatusList.Content
+        switch kind {
+        case .statusList:
+            guard let list = claims[intKey: Self.statusListClaim], list.mapValue != nil else {
+                throw StatusListError("status_list claim (65533) is missing")
+            }
+            guard let bits = list["bits"]?.unsignedValue, [1, 2, 4, 8].contains(bits) else {
+                throw StatusListError("bits is not 1, 2, 4 or 8")
+            }
+            guard let compressed = list["lst"]?.bytesValue else { throw StatusListError("lst is missing") }
+            let statuses: [UInt8]
+            do { statuses = try ZlibInflate.inflate(Array(compressed), maximumBytes: maximumDecompressedBytes) } catch {
+                throw StatusListError("lst does not inflate: \(error)")
+            }
+            content = .statusList(bits: Int(bits), statuses: statuses)
+        case .identifierList:
+            guard exp != nil else { throw StatusListError("an identifier list needs exp") }
+            guard claims[intKey: Self.statusListClaim] == nil else {
+                throw StatusListError("an identifier list may not carry a status_list claim")
+            }
+            guard let identifiers = claims[intKey: Self.identifierListClaim]?["identifiers"]?.mapValue else {
+                throw StatusListError("identifier_list claim (65530) has no identifiers map")
+            }
+            var set = Set<[UInt8]>()
+            for pair in identifiers {
+                guard let id = pair.key.bytesValue else { throw StatusListError("an identifier is not a byte string") }
+                set.insert(Array(id))
+            }
+            content = .identifierList(set)
+        }
+        return VerifiedStatusList(
+            uri: uri, content: content, issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
+            expiresAt: exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, timeToLive: ttl,
+            signerTrust: signerTrust, signerCertificate: Array(leafDER))
+    }
+
+    /// keyUsage digitalSignature, not a CA, valid now.
+    static func checkSignerProfile(_ signer: Certificate, now: Date) throws(StatusListError) {
+        guard case .success(let usage?) = Result(catching: { try signer.extensions.keyUsage }), usage.digitalSignature else {
+            throw StatusListError("the signer certificate lacks keyUsage digitalSignature")
+        }
+        if case .success(.isCertificateAuthority) = Result(catching: { try signer.extensions.basicConstraints }) {
+            throw StatusListError("the signer certificate is a CA certificate")
+        }
+        guard signer.notValidBefore <= now, now <= signer.notValidAfter else {
+            throw StatusListError("the signer certificate is not valid at the verification time")
+        }
+    }
+
+    /// The signer is issued by the MSO's certificate when it names one, else directly by a trusted IACA.
+    static func signerTrust(_ signer: Certificate, certificate: [UInt8]?, trust: TrustSnapshot, now: Date)
+        throws(StatusListError) -> StatusEvidence.SignerTrust
+    {
+        if let certificate {
+            guard let issuer = try? Certificate(derEncoded: certificate),
+                  issuer.publicKey.isValidSignature(signer.signature, for: signer)
+            else { throw StatusListError("the signer is not issued by the certificate the MSO names") }
+            return .msoCertificate
+        }
+        let aki = ((try? signer.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
+        for anchor in trust.candidateIssuers(authorityKeyIdentifier: aki, issuer: signer.issuer)
+        where anchor.isValid(at: now) && anchor.certificate.publicKey.isValidSignature(signer.signature, for: signer) {
+            return .anchor(sha256: anchor.sha256)
+        }
+        throw StatusListError("the signer does not chain to a trusted IACA")
+    }
+
+    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
+        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
+        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
+        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MDoc
+import TrustStore
+
+/// Resolves every status reference of a DeviceResponse into evidence for the `mso.status` check, concurrently.
+public struct StatusResolver: Sendable {
+    public let cache: StatusListCache
+
+    public init(cache: StatusListCache) {
+        self.cache = cache
+    }
+
+    /// The references of every document in `response`.
+    public static func references(in response: DeviceResponse) -> Set<StatusReferenceKey> {
+        var keys = Set<StatusReferenceKey>()
+        for document in response.documents {
+            guard let references = document.mobileSecurityObject.statusReferences else { continue }
+            if let list = references.statusList { keys.insert(.statusList(list)) }
+            if let list = references.identifierList { keys.insert(.identifierList(list)) }
+        }
+        return keys
+    }
+
+    public func evidence(for response: DeviceResponse, trust: TrustSnapshot, now: Date) async
+        -> [StatusReferenceKey: StatusEvidence]
+    {
+        let references = Self.references(in: response)
+        guard !references.isEmpty else { return [:] }
+        return await withTaskGroup(of: (StatusReferenceKey, StatusEvidence).self) { group in
+            for reference in references {
+                group.addTask { (reference, await evidence(for: reference, trust: trust, now: now)) }
+            }
+            var result: [StatusReferenceKey: StatusEvidence] = [:]
+            for await (key, evidence) in group { result[key] = evidence }
+            return result
+        }
+    }
+
+    public func evidence(for reference: StatusReferenceKey, trust: TrustSnapshot, now: Date) async -> StatusEvidence {
+        let key: StatusListCache.Key
+        switch reference {
+        case .statusList(let list): key = .init(uri: list.uri, kind: .statusList, certificate: list.certificate)
+        case .identifierList(let list): key = .init(uri: list.uri, kind: .identifierList, certificate: list.certificate)
+        }
+        let (result, source) = await cache.list(key, trust: trust, now: now)
+        switch result {
+        case .failure(let error):
+            return .unknown(error.reason)
+        case .success(let list):
+            let finding: StatusEvidence.Finding
+            switch reference {
+            case .statusList(let entry):
+                finding = list.status(at: entry.index).map { .status($0) } ?? .unknown("the index is out of the list's range")
+            case .identifierList(let entry):
+                finding = list.lists(entry.identifier).map { .identifierListed($0) } ?? .unknown("not an identifier list")
+            }
+            return StatusEvidence(finding: finding, signerTrust: list.signerTrust,
+                                  signerCertificate: list.signerCertificate, source: source)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HTTPServer
+import MDoc
+import StatusList
+
+/// `GET /v1/admin/status-cache`: the cached status lists, their age and freshness (admin token).
+extension VerifierService {
+    func statusCache(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try authorizeAdmin(request)
+        let entries = await statusResolver.cache.snapshot()
+        let now = now()
+        let lists: [JSON] = entries.map { entry in
+            let kind: String
+            let size: Int
+            switch entry.list.content {
+            case .statusList(let bits, let statuses):
+                kind = "statusList"
+                size = statuses.count * 8 / bits
+            case .identifierList(let identifiers):
+                kind = "identifierList"
+                size = identifiers.count
+            }
+            let trust: JSON
+            switch entry.list.signerTrust {
+            case .anchor(let sha256): trust = .string(sha256)
+            case .msoCertificate: trust = .string("msoCertificate")
+            case .none: trust = .null
+            }
+            return .object([
+                ("uri", .string(entry.key.uri)),
+                ("kind", .string(kind)),
+                ("entries", .int(Int64(size))),
+                ("fetchedAt", .string(entry.fetchedAt.formatted(.iso8601))),
+                ("ageSeconds", .int(Int64(now.timeIntervalSince(entry.fetchedAt)))),
+                ("freshUntil", .string(entry.freshUntil.formatted(.iso8601))),
+                ("issuedAt", .string(entry.list.issuedAt.formatted(.iso8601))),
+                ("expiresAt", entry.list.expiresAt.map { .string($0.formatted(.iso8601)) }),
+                ("signerIaca", trust),
+            ])
+        }
+        return .json(.object([("lists", .array(lists))]))
+    }
+}

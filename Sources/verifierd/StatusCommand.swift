@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import VerifierService
+
+/// `verifierd status check`: fetch, verify and read one status list entry, as `mso.status` would.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Revocation status lists.", subcommands: [Check.self])
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch and verify a status list; print the entry's status. Exit 0 valid, 1 otherwise.")
+        @OptionGroup var options: ConfigOption
+        @Option(help: "The list URI, as the MSO names it.") var uri: String
+        @Option(help: "Index in a Token Status List.") var idx: UInt64?
+        @Option(help: "Identifier (hex) in an identifier list.") var id: String?
+
+        func run() async throws {
+            guard (idx == nil) != (id == nil) else { throw ValidationError("give exactly one of --idx or --id") }
+            var identifier: [UInt8]?
+            if let id {
+                guard let bytes = [UInt8](hexString: id) else { throw ValidationError("--id is not hex") }
+                identifier = bytes
+            }
+            let configuration = ServiceLoading.configuration(options)
+            let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+            let (valid, text) = await service.checkStatus(uri: uri, index: idx, identifier: identifier)
+            print(text)
+            if !valid { throw ExitCode(1) }
+        }
+    }
+}

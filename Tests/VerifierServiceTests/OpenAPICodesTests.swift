@@ -1,0 +1,14 @@
+import Foundation
+import MDoc
+import Testing
+@testable import VerifierService
+
+/// The OpenAPI document names every stable verification code, so clients can switch on them.
+struct OpenAPICodesTests {
+    @Test func everyVerificationCodeIsListed() throws {
+        let document = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any]
+        let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let listed = ((schemas?["VerificationCode"] as? [String: Any])?["enum"] as? [String]) ?? []
+        #expect(Set(listed) == Set(VerificationErrorCode.allCases.map(\.rawValue)))
+    }
+}
