@@ -119,6 +119,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: [
+            "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "StatusListTests", dependencies: [
+            "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
     ]
 )

@@ -67,13 +67,19 @@ DEFAULT_VERIFICATION_TIME = "2030-01-01T00:00:00Z"
 CLOCK_SKEW = dt.timedelta(seconds=300)
 
 CURVES = {"P-256": ec.SECP256R1(), "P-384": ec.SECP384R1(), "P-521": ec.SECP521R1()}
+# Curves that may appear in hostile or negative vectors but never in a valid document.
+OTHER_CURVES = {"secp256k1": ec.SECP256K1()}
 CURVE_ORDERS = {
     "P-256": 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551,
     "P-384": 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF581A0DB248B0A77AECEC196ACCC52973,
     "P-521": int("01FF" + "FFFFFFFF" * 7 + "FFFFFFFA" + "51868783BF2F966B7FCC0148F709A5D0"
                  "3BB5C9B8899C47AEBB6FB71E91386409", 16),
+    "secp256k1": 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141,
 }
-COORD_LEN = {"P-256": 32, "P-384": 48, "P-521": 66}
+COORD_LEN = {"P-256": 32, "P-384": 48, "P-521": 66, "secp256k1": 32}
+# COSE header labels the verifier processes; a crit header may list only these (RFC 9052 3.1).
+UNDERSTOOD_LABELS = {1, 2, 3, 4, 33}
+MAX_X5CHAIN = 5
 COSE_ALG = {"ES256": -7, "ES384": -35, "ES512": -36, "PS256": -37, "HMAC256": 5}
 DIGEST_HASHES = {"SHA-256": hashlib.sha256, "SHA-384": hashlib.sha384, "SHA-512": hashlib.sha512}
 
@@ -116,12 +122,12 @@ def derive_key(label: str, curve: str = "P-256") -> ec.EllipticCurvePrivateKey:
         if curve == "P-521":
             digest += hashlib.sha512((SEED_PREFIX + label + "#2").encode()).digest()
         scalar = int.from_bytes(digest, "big") % (n - 1) + 1
-        _KEYS[k] = ec.derive_private_key(scalar, CURVES[curve])
+        _KEYS[k] = ec.derive_private_key(scalar, CURVES.get(curve) or OTHER_CURVES[curve])
     return _KEYS[k]
 
 
 def curve_name(key) -> str:
-    return {"secp256r1": "P-256", "secp384r1": "P-384", "secp521r1": "P-521"}[key.curve.name]
+    return {"secp256r1": "P-256", "secp384r1": "P-384", "secp521r1": "P-521", "secp256k1": "secp256k1"}[key.curve.name]
 
 
 def uncompressed(pub: ec.EllipticCurvePublicKey) -> bytes:
@@ -270,6 +276,38 @@ class PKI:
         self.entries[name] = e
         return e
 
+    def intermediate(self, name: str, issuer: PKIEntry, cn: str, ca: bool = True, key_cert_sign: bool = True,
+                     description: str = "") -> PKIEntry:
+        """A CA certificate issued by `issuer` (no pathLenConstraint), or with ca=False a non-CA that still
+        tries to act as one."""
+        curve = curve_name(issuer.key)
+        key = derive_key(f"pki/{name}", curve)
+        hash_alg = {"P-256": hashes.SHA256(), "P-384": hashes.SHA384(), "P-521": hashes.SHA512()}[curve]
+        issuer_ski = issuer.cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
+        b = (
+            x509.CertificateBuilder()
+            .subject_name(self._name(cn, "US", "US-CA"))
+            .issuer_name(issuer.cert.subject)
+            .public_key(key.public_key())
+            .serial_number(self._serial(name))
+            .not_valid_before(d("2024-01-01T00:00:00Z"))
+            .not_valid_after(d("2074-01-01T00:00:00Z"))
+            .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+            .add_extension(
+                x509.KeyUsage(digital_signature=not key_cert_sign, content_commitment=False, key_encipherment=False,
+                              data_encipherment=False, key_agreement=False, key_cert_sign=key_cert_sign,
+                              crl_sign=key_cert_sign, encipher_only=False, decipher_only=False), critical=True)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(issuer_ski), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.CRLDistributionPoints([x509.DistributionPoint(
+                full_name=[x509.UniformResourceIdentifier(f"https://verifierd.example/crl/{issuer.name}.crl")],
+                relative_name=None, reasons=None, crl_issuer=None)]), critical=False)
+        )
+        cert = b.sign(issuer.key, hash_alg, ecdsa_deterministic=True)
+        e = PKIEntry(name, cert, key, "intermediate", description, issuer.name)
+        self.entries[name] = e
+        return e
+
     def ds(self, name: str, issuer: PKIEntry, cn: str, c: str | None = "US", st: str | None = None,
            not_before: str = "2024-01-01T00:00:00Z", not_after: str = "2074-01-01T00:00:00Z",
            digital_signature: bool = True, key_cert_sign: bool = False, eku: bool = True,
@@ -277,8 +315,8 @@ class PKI:
            curve: str | None = None) -> PKIEntry:
         curve = curve or curve_name(issuer.key)
         key = derive_key(key_label or f"pki/{name}", curve)
-        hash_alg = {"P-256": hashes.SHA256(), "P-384": hashes.SHA384(), "P-521": hashes.SHA512()}[
-            curve_name(issuer.key)]
+        issuer_curve = curve_name(issuer.key)
+        hash_alg = {"P-256": hashes.SHA256(), "P-384": hashes.SHA384(), "P-521": hashes.SHA512()}[issuer_curve]
         issuer_ski = issuer.cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
         crl_name = (x509.UniformResourceIdentifier(f"https://verifierd.example/crl/{issuer.name}.crl")
                     if crl_uri else x509.DNSName("crl.verifierd.example"))
@@ -373,6 +411,18 @@ def build_pki() -> PKI:
                   description="Trusted test IACA root, P-521, C=US ST=US-NY.")
     p.ds("ds-p521", i521, "verifierd Test DS P-521", c="US", st="US-NY",
          description="Document signer under iaca-p521 (P-521 key, ES512).")
+    ica = p.intermediate("ica-p256", i256, "verifierd Test Intermediate CA P-256",
+                         description="Intermediate CA (cA true, no pathLenConstraint) issued by iaca-p256; the "
+                                     "IACA profile allows no intermediate.")
+    p.ds("ds-under-ica", ica, "verifierd Test DS under Intermediate", c="US", st="US-CA",
+         description="Document signer issued by the intermediate ica-p256.")
+    nca = p.intermediate("ica-not-ca-p256", i256, "verifierd Test Not-a-CA P-256", ca=False, key_cert_sign=False,
+                         description="Certificate issued by iaca-p256 with cA false and no keyCertSign that signs "
+                                     "a DS anyway.")
+    p.ds("ds-under-not-ca", nca, "verifierd Test DS under Not-a-CA", c="US", st="US-CA",
+         description="Document signer issued by ica-not-ca-p256 (a certificate that may not sign certificates).")
+    p.ds("ds-p256-secp256k1", i256, "verifierd Test DS secp256k1", c="US", st="US-CA", curve="secp256k1",
+         description="Document signer under iaca-p256 with a secp256k1 key (outside the ISO 18013-5 curves).")
     return p
 
 
@@ -465,6 +515,11 @@ class DocSpec:
     undigested_item: tuple[str, int] | None = None  # (namespace, digestID) for an item with no digest
     transcript: bytes | None = None
     reader_key: ec.EllipticCurvePrivateKey | None = None
+    # extra COSE header entries (e.g. crit) for issuerAuth and for the device signature or MAC
+    issuer_protected_extra: dict = field(default_factory=dict)
+    issuer_unprotected_extra: dict = field(default_factory=dict)
+    device_protected_extra: dict = field(default_factory=dict)
+    untagged_validity: tuple = ()  # validityInfo keys written as plain tstr instead of tag 0
 
 
 def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
@@ -511,8 +566,10 @@ def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
     if spec.key_authorizations is not None:
         device_key_info["keyAuthorizations"] = spec.key_authorizations
 
-    validity = {"signed": CBORTag(0, spec.signed), "validFrom": CBORTag(0, spec.valid_from),
-                "validUntil": CBORTag(0, spec.valid_until)}
+    def tdate(key: str, text: str):
+        return text if key in spec.untagged_validity else CBORTag(0, text)
+    validity = {"signed": tdate("signed", spec.signed), "validFrom": tdate("validFrom", spec.valid_from),
+                "validUntil": tdate("validUntil", spec.valid_until)}
     if spec.expected_update:
         validity["expectedUpdate"] = CBORTag(0, spec.expected_update)
     mso: dict[str, Any] = {
@@ -531,12 +588,14 @@ def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
     chain_value: Any = chain[0] if (spec.x5chain_mode in ("bstr", "protected") and len(chain) == 1) else chain
     if spec.x5chain_mode == "array":
         chain_value = chain
-    protected_map: dict[int, Any] = {1: COSE_ALG[alg]}
-    unprotected: dict[int, Any] = {}
+    protected_map: dict[Any, Any] = {1: COSE_ALG[alg]}
+    unprotected: dict[Any, Any] = {}
     if spec.x5chain_mode == "protected":
         protected_map[33] = chain_value
     else:
         unprotected[33] = chain_value
+    protected_map.update(spec.issuer_protected_extra)
+    unprotected.update(spec.issuer_unprotected_extra)
     protected = enc(protected_map)
     sig = ecdsa_sign_raw(ds.key, enc(["Signature1", protected, b"", mso_bytes]), sign_hash)
     if spec.tamper == "issuer-sig":
@@ -558,22 +617,21 @@ def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
                                        device_ns_bytes])))
     # embed the transcript as a data item: check that decode+re-encode is lossless
     assert enc(cbor2.loads(transcript)) == transcript
-    if spec.device_auth == "signature":
-        dprot = enc({1: COSE_ALG["ES256"]})
+    device_auth = {}
+    if spec.device_auth in ("signature", "both"):
+        dprot = enc({1: COSE_ALG["ES256"]} | spec.device_protected_extra)
         dsig = ecdsa_sign_raw(device_key, enc(["Signature1", dprot, b"", device_auth_bytes]), hashes.SHA256())
         if spec.tamper == "device-sig":
             dsig = dsig[:-1] + bytes([dsig[-1] ^ 0x01])
-        device_auth = {"deviceSignature": [dprot, {}, None, dsig]}
-    elif spec.device_auth == "mac":
+        device_auth["deviceSignature"] = [dprot, {}, None, dsig]
+    if spec.device_auth in ("mac", "both"):
         assert spec.reader_key is not None
-        mprot = enc({1: COSE_ALG["HMAC256"]})
+        mprot = enc({1: COSE_ALG["HMAC256"]} | spec.device_protected_extra)
         key = emac_key(spec.reader_key, device_key.public_key(), transcript)
         tag = hmac.new(key, enc(["MAC0", mprot, b"", device_auth_bytes]), hashlib.sha256).digest()
         if spec.tamper == "device-mac":
             tag = bytes([tag[0] ^ 0x01]) + tag[1:]
-        device_auth = {"deviceMac": [mprot, {}, None, tag]}
-    else:
-        device_auth = {}
+        device_auth["deviceMac"] = [mprot, {}, None, tag]
 
     document = {
         "docType": spec.doc_type,
@@ -607,12 +665,25 @@ def _name_attr(name: x509.Name, oid) -> str | None:
     return attrs[0].value if attrs else None
 
 
+def crit_ok(protected: dict, unprotected: dict) -> bool:
+    """RFC 9052 3.1: crit only in the protected bucket, a non-empty array of labels that are present in the
+    protected bucket and understood by the verifier."""
+    if 2 in unprotected:
+        return False
+    if 2 not in protected:
+        return True
+    labels = protected[2]
+    if not isinstance(labels, list) or not labels:
+        return False
+    return all(isinstance(lab, int) and lab in protected and lab in UNDERSTOOD_LABELS for lab in labels)
+
+
 class MiniVerifier:
-    def __init__(self, anchors: list[x509.Certificate], now: dt.datetime, profile_enforce: bool,
+    def __init__(self, anchors: list[x509.Certificate], now: dt.datetime, profile_mode: str,
                  reader_key: ec.EllipticCurvePrivateKey | None) -> None:
         self.anchors = anchors
         self.now = now
-        self.enforce = profile_enforce
+        self.profile_mode = profile_mode
         self.reader_key = reader_key
 
     def verify_response(self, data: bytes, transcript: bytes) -> dict:
@@ -627,14 +698,23 @@ class MiniVerifier:
                 if not isinstance(doc, dict) or not isinstance(doc.get("docType"), str):
                     raise Malformed("bad Document")
                 doc["issuerSigned"]["issuerAuth"][2]  # noqa: B018 - structure probe
+                # ISO 18013-5 9.1.3.4: exactly one of deviceSignature and deviceMac
+                da = doc["deviceSigned"]["deviceAuth"]
+                if ("deviceSignature" in da) == ("deviceMac" in da):
+                    raise Malformed("deviceAuth holds both or neither")
+                for ns, items in doc["issuerSigned"]["nameSpaces"].items():
+                    ids = [cbor2.loads(it.value)["elementIdentifier"] for it in items]
+                    if len(ids) != len(set(ids)):
+                        raise Malformed("an element is disclosed twice")
         except Exception:  # noqa: BLE001
             return {"verified": False, "failedCodes": ["DEVICE_RESPONSE_MALFORMED"], "checks": {}}
         results = [self.verify_document(doc, transcript) for doc in docs]
         checks = results[0][0]
         failed = sorted({c["code"] for c in checks.values() if c["outcome"] == "failed"})
-        return {"verified": not failed, "failedCodes": failed, "checks": checks, "claims": results[0][1]}
+        return {"verified": not failed, "failedCodes": failed, "checks": checks, "claims": results[0][1],
+                "deviceClaims": results[0][2]}
 
-    def verify_document(self, doc: dict, transcript: bytes) -> tuple[dict, dict]:
+    def verify_document(self, doc: dict, transcript: bytes) -> tuple[dict, dict, dict]:
         checks: dict[str, dict] = {}
 
         def put(check: str, outcome: str, code: str | None = None):
@@ -644,47 +724,64 @@ class MiniVerifier:
         protected = cbor2.loads(protected_b) if protected_b else {}
         x5 = protected.get(33, unprotected.get(33))
         chain = [x5] if isinstance(x5, bytes) else list(x5)
-        ds = x509.load_der_x509_certificate(chain[0])
         mso_tagged = strict_loads(payload)
         assert isinstance(mso_tagged, CBORTag) and mso_tagged.tag == 24
         mso = strict_loads(mso_tagged.value)
         issuing_country = None
 
-        # issuer.certificateChain
+        # issuer.certificateChain: caps, DS key, then the path by names (no intermediate CA allowed), then
+        # signatures from the anchor down.
         anchor = None
-        for a in self.anchors:
-            if a.subject == ds.issuer:
-                try:
-                    ds.verify_directly_issued_by(a)
-                    anchor = a
-                except Exception:  # noqa: BLE001
-                    pass
-        if anchor is None:
-            put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_UNTRUSTED")
-        elif not (ds.not_valid_before_utc <= self.now <= ds.not_valid_after_utc):
-            put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_EXPIRED")
-        elif not (anchor.not_valid_before_utc <= self.now <= anchor.not_valid_after_utc):
-            put("issuer.certificateChain", "failed", "TRUSTED_ISSUER_CERTIFICATE_EXPIRED")
+        ds = None
+        leaf = x509.load_der_x509_certificate(chain[0])
+        if (len(chain) > MAX_X5CHAIN or any(len(c) > 16384 for c in chain)
+                or curve_name(leaf.public_key()) not in CURVES):
+            # refused before any signature work; a key outside the ISO curves is not even a usable certificate
+            put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_INVALID")
         else:
-            ku = ds.extensions.get_extension_for_class(x509.KeyUsage).value
-            try:
-                eku = ds.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
-                has_eku = OID_MDL_DS in eku
-            except x509.ExtensionNotFound:
-                has_eku = False
-            if not ku.digital_signature or not has_eku:
-                put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_INVALID")
+            ds = leaf
+            named = [a for a in self.anchors if a.subject == ds.issuer]
+            if named:
+                for a in named:
+                    try:
+                        ds.verify_directly_issued_by(a)
+                        anchor = a
+                    except Exception:  # noqa: BLE001
+                        pass
+                if anchor is None:
+                    put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_UNTRUSTED")
+            elif any(x509.load_der_x509_certificate(c).subject == ds.issuer for c in chain[1:]):
+                put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_INVALID")  # intermediate CA
             else:
-                put("issuer.certificateChain", "passed")
+                put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_UNTRUSTED")
+        if anchor is not None:
+            if not (ds.not_valid_before_utc <= self.now <= ds.not_valid_after_utc):
+                put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_EXPIRED")
+            elif not (anchor.not_valid_before_utc <= self.now <= anchor.not_valid_after_utc):
+                put("issuer.certificateChain", "failed", "TRUSTED_ISSUER_CERTIFICATE_EXPIRED")
+            else:
+                ku = ds.extensions.get_extension_for_class(x509.KeyUsage).value
+                try:
+                    eku = ds.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+                    has_eku = OID_MDL_DS in eku
+                except x509.ExtensionNotFound:
+                    has_eku = False
+                if not ku.digital_signature or not has_eku:
+                    put("issuer.certificateChain", "failed", "ISSUER_CERTIFICATE_INVALID")
+                else:
+                    put("issuer.certificateChain", "passed")
 
         # issuer.signature
         alg = protected.get(1)
-        ds_pub = ds.public_key()
         alg_ok = {-7: ("P-256", hashes.SHA256()), -35: ("P-384", hashes.SHA384()),
                   -36: ("P-521", hashes.SHA512())}.get(alg)
-        if alg_ok is None or alg_ok[0] != curve_name(ds_pub):
+        if ds is None:
+            put("issuer.signature", "failed", "ISSUER_SIGNATURE_INVALID")
+        elif alg_ok is None or alg_ok[0] != curve_name(ds.public_key()):
             put("issuer.signature", "failed", "ALGORITHM_UNSUPPORTED")
-        elif ecdsa_verify_raw(ds_pub, sig, enc(["Signature1", protected_b, b"", payload]), alg_ok[1]):
+        elif not crit_ok(protected, unprotected):
+            put("issuer.signature", "failed", "ISSUER_SIGNATURE_INVALID")
+        elif ecdsa_verify_raw(ds.public_key(), sig, enc(["Signature1", protected_b, b"", payload]), alg_ok[1]):
             put("issuer.signature", "passed")
         else:
             put("issuer.signature", "failed", "ISSUER_SIGNATURE_INVALID")
@@ -713,14 +810,29 @@ class MiniVerifier:
                     outcome = ("failed", "DIGEST_MISMATCH")
         put("issuer.valueDigests", *outcome)
 
-        # mso.validity
+        # mso.validity: ISO 18013-5 9.1.2.4 profile first (tag 0, UTC, whole seconds, validFrom >= signed).
+        # cbor2 turns tag 0 into an aware datetime and leaves an untagged string a str.
         vi = mso["validityInfo"]
-        signed, vf, vu = vi["signed"], vi["validFrom"], vi["validUntil"]
-        if self.now + CLOCK_SKEW < vf:
+        profile_ok = True
+        values = {}
+        for key in ("signed", "validFrom", "validUntil", "expectedUpdate"):
+            if key not in vi:
+                continue
+            v = vi[key]
+            if isinstance(v, str):
+                profile_ok = False
+                v = d(v)
+            elif v.microsecond != 0 or v.utcoffset() != dt.timedelta(0):
+                profile_ok = False
+            values[key] = v
+        signed, vf, vu = values["signed"], values["validFrom"], values["validUntil"]
+        if not profile_ok or vf < signed:
+            put("mso.validity", "failed", "MSO_MALFORMED")
+        elif self.now + CLOCK_SKEW < vf:
             put("mso.validity", "failed", "MSO_NOT_YET_VALID")
         elif self.now - CLOCK_SKEW > vu:
             put("mso.validity", "failed", "MSO_EXPIRED")
-        elif not (ds.not_valid_before_utc <= signed <= ds.not_valid_after_utc):
+        elif ds is not None and not (ds.not_valid_before_utc <= signed <= ds.not_valid_after_utc):
             put("mso.validity", "failed", "MSO_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY")
         else:
             put("mso.validity", "passed")
@@ -734,20 +846,19 @@ class MiniVerifier:
                              dsigned["nameSpaces"]])))
         da = dsigned["deviceAuth"]
         if "deviceSignature" in da:
-            p, _, _, s = da["deviceSignature"]
-            ok = cbor2.loads(p).get(1) == -7 and ecdsa_verify_raw(
+            p, u, _, s = da["deviceSignature"]
+            ok = crit_ok(cbor2.loads(p), u) and cbor2.loads(p).get(1) == -7 and ecdsa_verify_raw(
                 device_pub, s, enc(["Signature1", p, b"", dab]), hashes.SHA256())
             put("device.authentication", *(("passed",) if ok else ("failed", "DEVICE_SIGNATURE_INVALID")))
-        elif "deviceMac" in da:
+        else:
             if self.reader_key is None:
                 put("device.authentication", "failed", "READER_KEY_REQUIRED")
             else:
-                p, _, _, t = da["deviceMac"]
+                p, u, _, t = da["deviceMac"]
                 key = emac_key(self.reader_key, device_pub, transcript)
-                ok = hmac.compare_digest(hmac.new(key, enc(["MAC0", p, b"", dab]), hashlib.sha256).digest(), t)
+                ok = crit_ok(cbor2.loads(p), u) and hmac.compare_digest(
+                    hmac.new(key, enc(["MAC0", p, b"", dab]), hashlib.sha256).digest(), t)
                 put("device.authentication", *(("passed",) if ok else ("failed", "DEVICE_MAC_INVALID")))
-        else:
-            put("device.authentication", "failed", "DEVICE_AUTH_MISSING")
 
         # device.keyAuthorizations
         dns = cbor2.loads(dsigned["nameSpaces"].value)
@@ -759,43 +870,47 @@ class MiniVerifier:
                      for ns, els in dns.items() for eid in els)
             put("device.keyAuthorizations", *(("passed",) if ok else ("failed", "DEVICE_KEY_UNAUTHORIZED")))
 
-        # mso.status
-        put("mso.status", *(("warning", "STATUS_UNCHECKED") if "status" in mso else ("notApplicable",)))
+        # mso.status: nothing resolves status lists here, so a status reference is "unknown" (never revoked).
+        put("mso.status", *(("failed", "STATUS_UNKNOWN") if "status" in mso else ("notApplicable",)))
 
-        # issuer.certificateProfile
-        violations = []
-        ds_c = _name_attr(ds.subject, NameOID.COUNTRY_NAME)
-        if ds_c is None:
-            violations.append("DS countryName missing")
-        if issuing_country is not None and issuing_country != ds_c:
-            violations.append("issuing_country != DS countryName")
-        certs = [ds] + ([anchor] if anchor is not None else [])
-        if anchor is not None:
-            a_c = _name_attr(anchor.subject, NameOID.COUNTRY_NAME)
-            if a_c is None:
-                violations.append("IACA countryName missing")
-            elif a_c != ds_c:
-                violations.append("countryName differs")
-            a_st = _name_attr(anchor.subject, NameOID.STATE_OR_PROVINCE_NAME)
-            d_st = _name_attr(ds.subject, NameOID.STATE_OR_PROVINCE_NAME)
-            if a_st is not None and d_st is not None and a_st != d_st:
-                violations.append("stateOrProvinceName differs")
-        for c in certs:
-            try:
-                crl = c.extensions.get_extension_for_class(x509.CRLDistributionPoints).value
-                if not all(isinstance(n, x509.UniformResourceIdentifier) for dp in crl for n in dp.full_name or []):
-                    violations.append("CRL DP not URI")
-            except x509.ExtensionNotFound:
-                violations.append("CRL DP missing")
-            if curve_name(c.public_key()) not in CURVES:
-                violations.append("curve")
-        if violations:
-            put("issuer.certificateProfile", "failed" if self.enforce else "warning",
-                "CERTIFICATE_PROFILE_VIOLATION")
+        # issuer.certificateProfile: mandatory rules fail under "warn", recommendations (CRL DP) only warn.
+        mandatory, recommended = [], []
+        if ds is None:
+            put("issuer.certificateProfile", "notApplicable")
         else:
-            put("issuer.certificateProfile", "passed")
+            ds_c = _name_attr(ds.subject, NameOID.COUNTRY_NAME)
+            if ds_c is None:
+                mandatory.append("DS countryName missing")
+            if issuing_country is not None and issuing_country != ds_c:
+                mandatory.append("issuing_country != DS countryName")
+            certs = [ds] + ([anchor] if anchor is not None else [])
+            if anchor is not None:
+                a_c = _name_attr(anchor.subject, NameOID.COUNTRY_NAME)
+                if a_c is None:
+                    mandatory.append("IACA countryName missing")
+                elif ds_c is not None and a_c != ds_c:
+                    mandatory.append("countryName differs")
+                a_st = _name_attr(anchor.subject, NameOID.STATE_OR_PROVINCE_NAME)
+                d_st = _name_attr(ds.subject, NameOID.STATE_OR_PROVINCE_NAME)
+                if a_st is not None and a_st != d_st:
+                    mandatory.append("stateOrProvinceName differs")
+            for c in certs:
+                try:
+                    crl = c.extensions.get_extension_for_class(x509.CRLDistributionPoints).value
+                    if not all(isinstance(n, x509.UniformResourceIdentifier) for dp in crl for n in dp.full_name or []):
+                        recommended.append("CRL DP not URI")
+                except x509.ExtensionNotFound:
+                    recommended.append("CRL DP missing")
+                if curve_name(c.public_key()) not in CURVES:
+                    mandatory.append("curve")
+            if not mandatory and not recommended:
+                put("issuer.certificateProfile", "passed")
+            else:
+                fails = {"enforce": True, "warn": bool(mandatory), "lenient": False}[self.profile_mode]
+                put("issuer.certificateProfile", "failed" if fails else "warning", "CERTIFICATE_PROFILE_VIOLATION")
 
-        return {k: checks[k] for k in ALL_CHECKS}, claims
+        device_claims = {ns: dict(els) for ns, els in dns.items()}
+        return {k: checks[k] for k in ALL_CHECKS}, claims, device_claims
 
 
 def json_claims(claims: dict) -> dict:
@@ -822,7 +937,7 @@ def expected_checks(failed: dict[str, str] | None = None, device_signed: bool = 
                     profile: str | None = None) -> dict:
     checks = {c: {"outcome": "passed"} for c in ALL_CHECKS}
     checks["device.keyAuthorizations"] = {"outcome": "passed"} if device_signed else {"outcome": "notApplicable"}
-    checks["mso.status"] = {"outcome": "warning", "code": "STATUS_UNCHECKED"} if status else {"outcome": "notApplicable"}
+    checks["mso.status"] = {"outcome": "failed", "code": "STATUS_UNKNOWN"} if status else {"outcome": "notApplicable"}
     if profile:
         checks["issuer.certificateProfile"] = {"outcome": profile, "code": "CERTIFICATE_PROFILE_VIOLATION"}
     for c, code in (failed or {}).items():
@@ -846,6 +961,8 @@ class MdocCase:
     malformed_from: str | None = None  # "trailing" | "empty-documents" | "not-cbor"
     claims: dict | None = None
     readerPrivateKey: ec.EllipticCurvePrivateKey | None = None  # noqa: N815 - for deviceMac cases
+    device_claims: dict | None = None
+    overrides: dict = field(default_factory=dict)  # check -> expected result, beyond `failed`
 
 
 DEVICE_ELEMENTS = {DEVICE_NS: {"device_note": "signed by the holder's device", "device_counter": 7}}
@@ -902,15 +1019,24 @@ def mdoc_cases() -> list[MdocCase]:
         DocSpec("valid-device-signed-keyauth-dataelements", device_elements=DEVICE_ELEMENTS,
                 key_authorizations={"dataElements": {DEVICE_NS: ["device_note", "device_counter"],
                                                      MDL_NS: ["age_over_18"]}}), device_signed=True)
-    pos("valid-tdate-fractional-seconds",
-        "validityInfo tdates with fractional seconds (e.g. 2024-06-01T00:00:00.125Z).",
-        DocSpec("valid-tdate-fractional-seconds", signed="2024-06-01T00:00:00.125Z",
-                valid_from="2024-06-01T00:00:00.125Z", valid_until="2073-01-01T00:00:00.999Z"))
-    pos("valid-tdate-offset",
-        "validityInfo tdates with a +02:00 offset. validFrom 2030-01-01T01:00:00+02:00 = 2029-12-31T23:00:00Z "
-        "is one hour BEFORE the verification time; ignoring the offset would make the MSO not yet valid.",
-        DocSpec("valid-tdate-offset", signed="2024-06-01T02:00:00+02:00", valid_from="2030-01-01T01:00:00+02:00",
-                valid_until="2073-01-01T02:00:00+02:00"))
+    neg("mso-tdate-fractional-seconds",
+        "validityInfo tdates with fractional seconds (e.g. 2024-06-01T00:00:00.125Z): ISO 18013-5 9.1.2.4 "
+        "forbids fractions of seconds.",
+        DocSpec("mso-tdate-fractional-seconds", signed="2024-06-01T00:00:00.125Z",
+                valid_from="2024-06-01T00:00:00.125Z", valid_until="2073-01-01T00:00:00.999Z"),
+        {"mso.validity": "MSO_MALFORMED"})
+    neg("mso-tdate-offset",
+        "validityInfo tdates with a +02:00 offset: ISO 18013-5 9.1.2.4 wants UTC with \"Z\".",
+        DocSpec("mso-tdate-offset", signed="2024-06-01T02:00:00+02:00", valid_from="2029-01-01T01:00:00+02:00",
+                valid_until="2073-01-01T02:00:00+02:00"),
+        {"mso.validity": "MSO_MALFORMED"})
+    neg("mso-tdate-untagged",
+        "validUntil is a plain text string \"2073-01-01T00:00:00Z\" without tag 0.",
+        DocSpec("mso-tdate-untagged", untagged_validity=("validUntil",)), {"mso.validity": "MSO_MALFORMED"})
+    neg("mso-validfrom-before-signed",
+        "validFrom 2024-06-01T00:00:00Z is earlier than signed 2024-06-02T00:00:00Z (ISO 18013-5 9.1.2.4).",
+        DocSpec("mso-validfrom-before-signed", signed="2024-06-02T00:00:00Z", valid_from="2024-06-01T00:00:00Z"),
+        {"mso.validity": "MSO_MALFORMED"})
     pos("valid-full-date-as-text",
         "full-date elements (birth_date, issue_date, expiry_date, driving_privileges dates) as plain tstr "
         "\"1971-09-01\" instead of tag 1004.",
@@ -949,8 +1075,8 @@ def mdoc_cases() -> list[MdocCase]:
         DocSpec("ds-without-digital-signature", ds="ds-p256-no-digitalsignature"),
         {"issuer.certificateChain": "ISSUER_CERTIFICATE_INVALID"})
 
-    # ---- profile
-    for mode, outcome in (("warn", "warning"), ("enforce", "failed")):
+    # ---- profile: mandatory Annex B rules fail under "warn" too; only recommendations (CRL DP) warn
+    for mode, outcome in (("warn", "failed"), ("enforce", "failed")):
         neg(f"profile-iaca-without-country-{mode}",
             f"IACA without countryName (DS has C=US). profileChecks={mode}.",
             DocSpec(f"profile-iaca-without-country-{mode}", ds="ds-under-no-country-iaca"),
@@ -961,13 +1087,79 @@ def mdoc_cases() -> list[MdocCase]:
                     elements=default_elements(issuing_country="CA")),
             {}, profile_checks=mode, profile_outcome=outcome)
     neg("profile-issuing-country-mismatch-warn",
-        "issuing_country element is \"CA\" while the DS (and IACA) countryName is US. profileChecks=warn.",
+        "issuing_country element is \"CA\" while the DS (and IACA) countryName is US (mandatory). profileChecks=warn.",
         DocSpec("profile-issuing-country-mismatch-warn", elements=default_elements(issuing_country="CA")),
+        {}, profile_checks="warn", profile_outcome="failed")
+    neg("profile-country-mismatch-lenient",
+        "IACA C=US but DS C=CA, with the anchor's mode lenient: every finding is a warning.",
+        DocSpec("profile-country-mismatch-lenient", ds="ds-p256-country-mismatch",
+                elements=default_elements(issuing_country="CA")),
+        {}, profile_checks="lenient", profile_outcome="warning")
+    neg("profile-crldp-dnsname-warn",
+        "DS CRL distribution point is a dNSName, not a URI (a recommendation). profileChecks=warn.",
+        DocSpec("profile-crldp-dnsname-warn", ds="ds-p256-crldp-dns"),
         {}, profile_checks="warn", profile_outcome="warning")
     neg("profile-crldp-dnsname-enforce",
         "DS CRL distribution point is a dNSName, not a URI. profileChecks=enforce.",
         DocSpec("profile-crldp-dnsname-enforce", ds="ds-p256-crldp-dns"),
         {}, profile_checks="enforce", profile_outcome="failed")
+
+    # ---- certification path (the IACA profile allows no intermediate CA; caps before any signature)
+    neg("chain-intermediate-ca",
+        "DS issued by ica-p256, an intermediate CA that iaca-p256 signed; x5chain [DS, intermediate]. Every "
+        "signature and validity period holds, but the IACA profile allows no intermediate CA.",
+        DocSpec("chain-intermediate-ca", ds="ds-under-ica", x5chain=["ds-under-ica", "ica-p256"],
+                x5chain_mode="array"),
+        {"issuer.certificateChain": "ISSUER_CERTIFICATE_INVALID"})
+    neg("chain-intermediate-not-ca",
+        "DS issued by ica-not-ca-p256, a certificate with cA false and no keyCertSign; x5chain [DS, it].",
+        DocSpec("chain-intermediate-not-ca", ds="ds-under-not-ca", x5chain=["ds-under-not-ca", "ica-not-ca-p256"],
+                x5chain_mode="array"),
+        {"issuer.certificateChain": "ISSUER_CERTIFICATE_INVALID"})
+    neg("chain-too-long",
+        "x5chain holds 6 certificates (the cap is 5): refused unread, so neither the chain nor the issuer "
+        "signature can be checked and the profile is not applicable.",
+        DocSpec("chain-too-long", x5chain=["ds-p256", "iaca-p256", "ica-p256", "ica-not-ca-p256", "iaca-p384",
+                                           "iaca-other"], x5chain_mode="array"),
+        {"issuer.certificateChain": "ISSUER_CERTIFICATE_INVALID", "issuer.signature": "ISSUER_SIGNATURE_INVALID"},
+        overrides={"issuer.certificateProfile": {"outcome": "notApplicable"}})
+    neg("ds-key-not-allowed",
+        "DS (under iaca-p256) with a secp256k1 key; issuerAuth alg -7 signed with that key. Refused before any "
+        "signature work: no usable document signer certificate, so the chain is invalid, the issuer signature "
+        "cannot be checked and the profile is not applicable.",
+        DocSpec("ds-key-not-allowed", ds="ds-p256-secp256k1", alg="ES256"),
+        {"issuer.certificateChain": "ISSUER_CERTIFICATE_INVALID", "issuer.signature": "ISSUER_SIGNATURE_INVALID"},
+        overrides={"issuer.certificateProfile": {"outcome": "notApplicable"}})
+
+    # ---- COSE crit (RFC 9052 3.1)
+    pos("valid-crit-understood",
+        "issuerAuth protected header {1: -7, 2: [33], 33: DS}: crit lists x5chain, which the verifier processes.",
+        DocSpec("valid-crit-understood", x5chain_mode="protected", issuer_protected_extra={2: [33]}))
+    neg("issuer-crit-unknown-label", "issuerAuth protected {1: -7, 2: [99], 99: \"x\"}: crit lists a label the "
+        "verifier does not understand (properly signed).",
+        DocSpec("issuer-crit-unknown-label", issuer_protected_extra={2: [99], 99: "x"}),
+        {"issuer.signature": "ISSUER_SIGNATURE_INVALID"})
+    neg("issuer-crit-unprotected", "crit [99] (and 99) in the unprotected header: crit must be protected.",
+        DocSpec("issuer-crit-unprotected", issuer_unprotected_extra={2: [99], 99: "x"}),
+        {"issuer.signature": "ISSUER_SIGNATURE_INVALID"})
+    neg("issuer-crit-empty", "issuerAuth protected {1: -7, 2: []}: crit must be a non-empty array.",
+        DocSpec("issuer-crit-empty", issuer_protected_extra={2: []}), {"issuer.signature": "ISSUER_SIGNATURE_INVALID"})
+    neg("device-crit-unknown-label", "deviceSignature protected {1: -7, 2: [99], 99: \"x\"}, properly signed.",
+        DocSpec("device-crit-unknown-label", device_protected_extra={2: [99], 99: "x"}),
+        {"device.authentication": "DEVICE_SIGNATURE_INVALID"})
+    neg("device-mac-crit-unknown-label", "deviceMac protected {1: 5, 2: [99], 99: \"x\"}, properly MACed.",
+        DocSpec("device-mac-crit-unknown-label", device_auth="mac", reader_key=reader,
+                device_protected_extra={2: [99], 99: "x"},
+                transcript=qr_like_transcript("device-mac-crit-unknown-label", reader)),
+        {"device.authentication": "DEVICE_MAC_INVALID"}, readerPrivateKey=reader)
+
+    # ---- provenance: the holder's device signs an element the issuer also signed
+    pos("valid-device-signed-overlaps-issuer",
+        "keyAuthorizations nameSpaces [org.iso.18013.5.1]; the device signs family_name \"Holder-Asserted\" while "
+        "the issuer signed \"Mustermann\". Both verify; they are different facts.",
+        DocSpec("valid-device-signed-overlaps-issuer", device_elements={MDL_NS: {"family_name": "Holder-Asserted"}},
+                key_authorizations={"nameSpaces": [MDL_NS]}),
+        device_signed=True, device_claims={MDL_NS: {"family_name": "Holder-Asserted"}})
 
     # ---- issuer signature
     neg("issuer-signature-invalid", "First byte of the issuerAuth signature flipped (MSO, digests unchanged).",
@@ -1017,8 +1209,15 @@ def mdoc_cases() -> list[MdocCase]:
         DocSpec("device-mac-invalid", device_auth="mac", reader_key=reader, tamper="device-mac",
                 transcript=qr_like_transcript("device-mac-invalid", reader)),
         {"device.authentication": "DEVICE_MAC_INVALID"}, readerPrivateKey=reader)
-    neg("device-auth-missing", "deviceAuth is an empty map (neither deviceSignature nor deviceMac).",
-        DocSpec("device-auth-missing", device_auth="none"), {"device.authentication": "DEVICE_AUTH_MISSING"})
+    C.append(MdocCase("malformed-device-auth-neither",
+                      "deviceAuth is an empty map: ISO 18013-5 9.1.3.4 requires exactly one of deviceSignature and "
+                      "deviceMac, so the response is malformed.",
+                      DocSpec("malformed-device-auth-neither", device_auth="none"), A256, malformed_from="as-issued"))
+    C.append(MdocCase("malformed-device-auth-both",
+                      "deviceAuth holds a valid deviceSignature and a valid deviceMac: exactly one is allowed.",
+                      DocSpec("malformed-device-auth-both", device_auth="both", reader_key=reader,
+                              transcript=qr_like_transcript("malformed-device-auth-both", reader)),
+                      A256, malformed_from="as-issued", readerPrivateKey=reader))
     neg("device-mac-without-reader-key", "Valid deviceMac, but no readerPrivateKey is configured.",
         DocSpec("device-mac-without-reader-key", device_auth="mac", reader_key=reader,
                 transcript=qr_like_transcript("device-mac-without-reader-key", reader)),
@@ -1033,10 +1232,11 @@ def mdoc_cases() -> list[MdocCase]:
         {"device.keyAuthorizations": "DEVICE_KEY_UNAUTHORIZED"}, device_signed=True)
 
     # ---- status
-    C.append(MdocCase("mso-status-unchecked",
-                      "MSO has status {status_list: {idx: 7, uri: https://example.com/statuslists/1}}; the "
-                      "verifier does not fetch status lists, so mso.status is a warning (STATUS_UNCHECKED).",
-                      DocSpec("mso-status-unchecked", status={"status_list": {
+    C.append(MdocCase("mso-status-unresolved",
+                      "MSO has status {status_list: {idx: 7, uri: https://example.com/statuslists/1}}; verified "
+                      "with no status evidence (as the engine alone is), mso.status fails STATUS_UNKNOWN, never "
+                      "revoked. TestVectors/status has the fetched cases.",
+                      DocSpec("mso-status-unresolved", status={"status_list": {
                           "idx": 7, "uri": "https://example.com/statuslists/1"}}),
                       A256, status=True, claims=DEFAULT_CLAIMS))
 
@@ -1067,6 +1267,8 @@ def build_mdoc(pki: PKI, out: Path) -> None:
             data = device_response([doc])[:-1]
         elif case.malformed_from == "empty-documents":
             data = device_response([])
+        elif case.malformed_from == "as-issued":
+            data = device_response([doc])
         else:
             data = b"\x1cnot CBOR: " + seed_bytes("not-cbor", 8)
         if case.malformed_from is not None:
@@ -1075,17 +1277,23 @@ def build_mdoc(pki: PKI, out: Path) -> None:
             failed = set(case.failed.values())
             if case.profile_outcome == "failed":
                 failed.add("CERTIFICATE_PROFILE_VIOLATION")
+            if case.status:
+                failed.add("STATUS_UNKNOWN")
+            checks = expected_checks(case.failed, case.device_signed, case.status, case.profile_outcome)
+            checks.update(case.overrides)
             expect = {
                 "verified": not failed,
                 "failedCodes": sorted(failed),
-                "checks": expected_checks(case.failed, case.device_signed, case.status, case.profile_outcome),
+                "checks": checks,
             }
             if case.claims:
                 expect["claims"] = case.claims
+            if case.device_claims:
+                expect["deviceSignedClaims"] = case.device_claims
 
         # independent re-check
         anchors = [x509.load_pem_x509_certificate(Path(os.path.normpath(out / a)).read_bytes()) for a in case.anchors]
-        mv = MiniVerifier(anchors, d(case.verification_time), case.profile_checks == "enforce", reader_key)
+        mv = MiniVerifier(anchors, d(case.verification_time), case.profile_checks, reader_key)
         got = mv.verify_response(data, transcript)
         assert got["verified"] == expect["verified"], (case.name, got)
         assert got["failedCodes"] == expect["failedCodes"], (case.name, got["failedCodes"], expect["failedCodes"])
@@ -1096,6 +1304,8 @@ def build_mdoc(pki: PKI, out: Path) -> None:
             for ns, els in expect["claims"].items():
                 for k, v in els.items():
                     assert gc[ns][k] == v, (case.name, ns, k, gc[ns][k], v)
+        if "deviceSignedClaims" in expect:
+            assert json_claims(got["deviceClaims"]) == expect["deviceSignedClaims"], (case.name, got["deviceClaims"])
 
         write_hex(out / "cases" / f"{case.name}.deviceresponse.hex", data)
         write_hex(out / "cases" / f"{case.name}.transcript.hex", transcript)
@@ -1203,7 +1413,7 @@ def build_apple(pki: PKI, out: Path) -> None:
         if err is None:
             assert pt == plaintext and tr == transcript
             anchors_c = [x509.load_pem_x509_certificate(Path(os.path.normpath(out / a)).read_bytes()) for a in anchors]
-            mv = MiniVerifier(anchors_c, d(DEFAULT_VERIFICATION_TIME), False, None)
+            mv = MiniVerifier(anchors_c, d(DEFAULT_VERIFICATION_TIME), "warn", None)
             try:
                 topics = strict_loads(pt)
                 inner = enc(topics["identity"]) if set(topics) == {"identity"} else None
@@ -1325,7 +1535,7 @@ def build_demo(out: Path) -> None:
     err, pt, tr2 = apple_open(envelope, [merchant], nonce, DEMO_MERCHANT, DEMO_TEAM)
     assert err is None and pt == plaintext
     for when in (dt.datetime.now(UTC), d("2100-01-01T00:00:00Z")):
-        got = MiniVerifier([iaca.cert], when, True, None).verify_response(enc(strict_loads(pt)["identity"]), tr2)
+        got = MiniVerifier([iaca.cert], when, "enforce", None).verify_response(enc(strict_loads(pt)["identity"]), tr2)
         assert got["verified"], got
     write_json(out / "verify-request.json", {"encryptedData": base64.b64encode(envelope).decode(),
                                              "nonce": base64.b64encode(nonce).decode()})

@@ -63,6 +63,7 @@ struct CertificationPathRulesTests {
     @Test func documentSignerKeyOutsideTheProfileIsRefusedBeforeSignatures() throws {
         let result = try chainCheck("ds-key-not-allowed")
         #expect(result.code == .issuerCertificateInvalid)
-        #expect(result.detail?.contains("no signature was checked") == true)
+        // swift-certificates does not read a secp256k1 key at all; either way no signature is checked.
+        #expect(result.detail?.contains("does not parse") == true || result.detail?.contains("no signature was checked") == true)
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPServer
+import HTTPTypes
+import Synchronization
+
+/// A loopback HTTP server (our own server type) that serves the generated status lists of TestVectors/status on
+/// the fixed port their URIs name, plus the failure modes a real issuer can show: a slow list, an oversized one,
+/// and 404 for anything else. It counts fetches per path.
+public final class StatusListServer: Sendable {
+    public static let port = 18613
+    public static let folder = Fixtures.testVectors.appendingPathComponent("status")
+
+    private let server: HTTPServer
+    private let counts = FetchCounts()
+
+    private final class FetchCounts: Sendable {
+        let byName = Mutex<[String: Int]>([:])
+    }
+
+    /// Starts the server. `slowSeconds` is how long `/lists/slow` waits; `/lists/oversized` sends `oversizedBytes`.
+    public init(slowSeconds: Double = 3, oversizedBytes: Int = 2 << 20) throws {
+        var lists: [String: [UInt8]] = [:]
+        let listFolder = Self.folder.appendingPathComponent("lists")
+        for name in try FileManager.default.contentsOfDirectory(atPath: listFolder.path) where name.hasSuffix(".cwt.hex") {
+            lists[String(name.dropLast(".cwt.hex".count))] = try Fixtures.hexFile(listFolder.appendingPathComponent(name))
+        }
+        let counts = self.counts
+        let served = lists
+        var router = Router()
+        router.get("/lists/:name") { request in
+            let name = request.pathParameters["name"] ?? ""
+            counts.byName.withLock { $0[name, default: 0] += 1 }
+            var fields = HTTPFields()
+            fields[.contentType] = "application/statuslist+cwt"
+            switch name {
+            case "slow":
+                try await Task.sleep(for: .milliseconds(Int(slowSeconds * 1000)))
+                return HTTPServerResponse(status: .ok, headerFields: fields, body: served["bits1"] ?? [])
+            case "oversized":
+                return HTTPServerResponse(status: .ok, headerFields: fields, body: [UInt8](repeating: 0xa0, count: oversizedBytes))
+            default:
+                guard let body = served[name] else { return .text("no such list", status: .notFound) }
+                return HTTPServerResponse(status: .ok, headerFields: fields, body: body)
+            }
+        }
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: Self.port), router: router)
+        try server.start()
+    }
+
+    /// How often `/lists/<name>` was asked for.
+    public func fetches(_ name: String) -> Int { counts.byName.withLock { $0[name] ?? 0 } }
+
+    public func stop() async {
+        await server.shutdown(deadline: .seconds(1))
+    }
+}

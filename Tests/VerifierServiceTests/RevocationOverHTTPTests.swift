@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VerifierService
+
+/// Revocation through the HTTP API: every generated status case over `/v1/mdoc/verify`, some over
+/// `/v1/apple/verify`, the status cache listing, and the documented codes.
+@Suite(.serialized)
+struct RevocationOverHTTPTests {
+    static let manifest = try? JSONValue.load(StatusListServer.folder.appendingPathComponent("manifest.json"))
+
+    static func harness() throws -> ServiceHarness {
+        try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")]) { config in
+            config["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 1, "maxListBytes": 65_536]
+        }
+    }
+
+    static func file(_ path: String?) throws -> Data {
+        Data(try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent(try #require(path))))
+    }
+
+    @Test func everyCaseGivesItsCodeOverMDocVerify() async throws {
+        let lists = try StatusListServer()
+        let harness = try Self.harness()
+        defer { Task { await harness.stop(); await lists.stop() } }
+        let cases = Self.manifest?["cases"]?.array ?? []
+        #expect(cases.count >= 20)
+        for entry in cases {
+            let name = entry["name"]?.string ?? "?"
+            let response = try await harness.post("/v1/mdoc/verify", json: [
+                "deviceResponse": try Self.file(entry["deviceResponse"]?.string).base64EncodedString(),
+                "sessionTranscript": try Self.file(entry["sessionTranscript"]?.string).base64EncodedString(),
+            ])
+            let expect = try #require(entry["expect"])
+            let check = ((response.json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?
+                .first { $0["id"] as? String == "mso.status" }
+            #expect(check?["outcome"] as? String == expect["outcome"]?.string, "\(name): \(check ?? [:])")
+            #expect(check?["code"] as? String == expect["code"]?.string, "\(name)")
+            let shouldVerify = expect["outcome"]?.string != "failed"
+            #expect(response.status == (shouldVerify ? 200 : 422), "\(name)")
+        }
+        // Fetches are logged by host and outcome only: no path, no index.
+        let logs = harness.logs.all.joined(separator: "\n")
+        #expect(logs.contains("status list fetched"))
+        #expect(!logs.contains("/lists/"))
+        let cache = try await harness.admin("GET", "/v1/admin/status-cache")
+        #expect(cache.status == 200)
+        #expect(((cache.json["lists"] as? [[String: Any]])?.count ?? 0) >= 5)
+        #expect(try await harness.request("GET", "/v1/admin/status-cache").status == 401)
+        let metrics = String(decoding: try await harness.request("GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("verifierd_status_list_fetches_total"))
+        #expect(metrics.contains("verifierd_status_list_cache_hits_total") || cases.count < 2)
+        await harness.stop()
+        await lists.stop()
+    }
+
+    @Test func appleResponsesAreCheckedToo() async throws {
+        let lists = try StatusListServer()
+        let harness = try Self.harness()
+        defer { Task { await harness.stop(); await lists.stop() } }
+        for entry in Self.manifest?["apple"]?.array ?? [] {
+            let body = try JSONSerialization.jsonObject(with: try Data(contentsOf: StatusListServer.folder
+                .appendingPathComponent(try #require(entry["request"]?.string)))) as? [String: Any]
+            var request = try #require(body)
+            request["verificationTime"] = Self.manifest?["verificationTime"]?.string
+            let response = try await harness.post("/v1/apple/verify", json: request)
+            let check = ((response.json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?
+                .first { $0["id"] as? String == "mso.status" }
+            #expect(check?["outcome"] as? String == entry["expect"]?["outcome"]?.string, "\(entry["case"]?.string ?? "")")
+            #expect(check?["code"] as? String == entry["expect"]?["code"]?.string)
+        }
+        await harness.stop()
+        await lists.stop()
+    }
+}
