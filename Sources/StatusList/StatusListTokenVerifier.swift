@@ -72,7 +72,7 @@ public struct StatusListTokenVerifier: Sendable {
         guard let iat = claims[intKey: Self.iatClaim]?.intValue else { throw StatusListError("iat is missing") }
         let exp = claims[intKey: Self.expClaim]?.intValue
         if let exp, Date(timeIntervalSince1970: TimeInterval(exp)) <= now { throw StatusListError("the list expired") }
-        let ttl = claims[intKey: Self.ttlClaim]?.unsignedValue.map { TimeInterval(min($0, 31_536_000)) }
+        let ttl = Self.seconds(claims[intKey: Self.ttlClaim])
 
         let content: VerifiedStatusList.Content
         switch kind {
@@ -80,9 +80,7 @@ public struct StatusListTokenVerifier: Sendable {
             guard let list = claims[intKey: Self.statusListClaim], list.mapValue != nil else {
                 throw StatusListError("status_list claim (65533) is missing")
             }
-            guard let bits = list["bits"]?.unsignedValue, [1, 2, 4, 8].contains(bits) else {
-                throw StatusListError("bits is not 1, 2, 4 or 8")
-            }
+            guard let bits = Self.bits(list["bits"]) else { throw StatusListError("bits is not 1, 2, 4 or 8") }
             guard let compressed = list["lst"]?.bytesValue else { throw StatusListError("lst is missing") }
             let statuses: [UInt8]
             do { statuses = try ZlibInflate.inflate(Array(compressed), maximumBytes: maximumDecompressedBytes) } catch {
@@ -108,6 +106,20 @@ public struct StatusListTokenVerifier: Sendable {
             uri: uri, content: content, issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
             expiresAt: exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, timeToLive: ttl,
             signerTrust: signerTrust, signerCertificate: Array(leafDER))
+    }
+
+    /// A uint claim as seconds (capped at a year); nil when absent or not a uint.
+    @inline(never)
+    static func seconds(_ item: CBORItem?) -> TimeInterval? {
+        guard let item, let value = item.unsignedValue else { return nil }
+        return TimeInterval(min(value, 31_536_000))
+    }
+
+    /// The `bits` of a status list: 1, 2, 4 or 8.
+    @inline(never)
+    static func bits(_ item: CBORItem?) -> UInt64? {
+        guard let item, let value = item.unsignedValue, [1, 2, 4, 8].contains(value) else { return nil }
+        return value
     }
 
     /// keyUsage digitalSignature, not a CA, valid now.

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs the hostile-input generator at full size against a release build of verifierd and fails when any kind of
+# hostile request costs more than 5 ms of server CPU, or /healthz or /readyz takes more than 50 ms to answer,
+# while 16 clients send them.
+#   scripts/hostile-check.sh [path/to/release/verifierd] [seconds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-.build/release/verifierd}
+SECONDS_TOTAL=${2:-14}
+WORK=$(mktemp -d)
+trap 'kill "${PID:-0}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+python3 scripts/hostile-inputs.py generate "$WORK/bodies" > /dev/null
+mkdir -p "$WORK/trust"
+cp TestVectors/pki/iaca-p256.pem "$WORK/trust/"
+cat > "$WORK/config.json" <<JSON
+{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "$WORK/trust", "pollSeconds": 0}}
+JSON
+"$BIN" serve --config "$WORK/config.json" > "$WORK/log" 2>&1 &
+PID=$!
+PORT=""
+for _ in $(seq 1 100); do
+    PORT=$(grep -o '"port":"[0-9]*"' "$WORK/log" | head -1 | grep -o '[0-9]*' || true)
+    [ -n "$PORT" ] && break
+    sleep 0.1
+done
+[ -n "$PORT" ] || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
+python3 scripts/hostile-inputs.py attack "http://127.0.0.1:$PORT" --dir "$WORK/bodies" --clients 16 \
+    --seconds "$SECONDS_TOTAL" --pid "$PID" --max-cpu-ms 5 --max-health-ms 50
