@@ -25,7 +25,7 @@ struct MutationRobustnessTests {
     @Test func mutatedDocumentsNeverCrashOrVerify() throws {
         let folder = Fixtures.testVectors.appendingPathComponent("mdoc/cases")
         let names = ["valid-p256-sha256-signature", "valid-device-mac", "valid-x5chain-protected",
-                     "valid-device-signed-keyauth-dataelements", "mso-status-unchecked"]
+                     "valid-device-signed-keyauth-dataelements", "mso-status-unresolved"]
         let trust = try TrustFixtures.anchors([Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem")])
         var options = VerificationOptions(verificationTime: TestClock.date("2030-01-01T00:00:00Z"))
         options.readerKey = try ReaderKey(rawScalar: [UInt8](repeating: 7, count: 32))

@@ -6,6 +6,11 @@ struct IssuerSignatureCheck: DocumentCheck {
     let id = VerificationCheckID.issuerSignature
 
     func evaluate(_ context: DocumentContext) -> CheckOutcome {
+        // Without a trusted path the signature could not change the verdict, and its cost (curve, size) would be
+        // the sender's choice: it is not checked.
+        guard context.chain.anchor != nil else {
+            return .notApplicable("not checked: no trusted IACA issued the document signer (see issuer.certificateChain)")
+        }
         guard context.chain.documentSigner != nil else {
             return .failed(.issuerSignatureInvalid, "no document signer certificate to verify with")
         }

@@ -7,9 +7,13 @@ public struct IssuerSigned: Sendable {
     public let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
     public let issuerAuth: COSESign1
 
+    /// Most disclosed elements accepted in one document (an mDL has a few dozen).
+    public static let maximumItems = 512
+
     init(_ item: CBORItem, decoder: CBORDecoder) throws(MDocDecodingError) {
         let reader = try StructureReader(item, "IssuerSigned")
         var nameSpaces: [(String, [IssuerSignedItem])] = []
+        var itemCount = 0
         if let nameSpacesItem = reader.optional("nameSpaces") {
             guard let pairs = nameSpacesItem.mapValue else {
                 throw reader.mistyped("nameSpaces", nameSpacesItem, "a map")
@@ -20,6 +24,11 @@ public struct IssuerSigned: Sendable {
                 }
                 guard let itemsArray = pair.value.arrayValue else {
                     throw MDocDecodingError("items of \(nameSpace) are not an array", offset: pair.value.offset)
+                }
+                itemCount += itemsArray.count
+                guard itemCount <= Self.maximumItems else {
+                    throw MDocDecodingError("more than \(Self.maximumItems) disclosed elements in one document",
+                                            offset: pair.value.offset, code: .deviceResponseLimitExceeded)
                 }
                 var items: [IssuerSignedItem] = []
                 var identifiers = Set<String>()

@@ -19,17 +19,26 @@ public struct MobileSecurityObject: Sendable {
     /// The `status` entry decoded: where this document's revocation status is published.
     public let statusReferences: StatusReferences?
 
+    /// Most value digests accepted in one MSO (an mDL has a few dozen).
+    public static let maximumDigests = 4096
+
     init(_ item: CBORItem) throws(MDocDecodingError) {
         let reader = try StructureReader(item, "MobileSecurityObject")
         version = try reader.text("version")
         digestAlgorithm = try reader.text("digestAlgorithm")
         docType = try reader.text("docType")
         var digests: [String: [UInt64: ArraySlice<UInt8>]] = [:]
+        var digestCount = 0
         for pair in try reader.map("valueDigests") {
             guard let nameSpace = pair.key.textValue, let entries = pair.value.mapValue else {
                 throw MDocDecodingError("valueDigests entry is not tstr => map", offset: pair.key.offset)
             }
             var byID: [UInt64: ArraySlice<UInt8>] = [:]
+            digestCount += entries.count
+            guard digestCount <= Self.maximumDigests else {
+                throw MDocDecodingError("the MSO holds more than \(Self.maximumDigests) value digests", offset: pair.key.offset,
+                                        code: .deviceResponseLimitExceeded)
+            }
             for entry in entries {
                 guard let id = entry.key.unsignedValue, let digest = entry.value.bytesValue else {
                     throw MDocDecodingError("digest entry is not uint => bstr", offset: entry.key.offset)
