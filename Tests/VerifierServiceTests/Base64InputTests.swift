@@ -20,6 +20,9 @@ struct Base64InputTests {
         for bad in ["A", "AAAAA", "AA=A", "AA===", "A===", "AB\n", "AB C", "AB*", "é", "AB=", "AAA=="] {
             #expect(Base64Input.decode(bad) == nil, "\(bad)")
         }
+        for bad in ["AAAA*AAA", "AAAAAAA*", "AAAAAA\u{80}A", "AAAAAAAAAA*A"] {
+            #expect(Base64Input.decode(bad) == nil, "\(bad)")
+        }
         #expect(Base64Input.decode("QQ") == [0x41])
         #expect(Base64Input.decode("QR") == nil, "non-zero trailing bits")
     }

@@ -27,7 +27,10 @@ public struct Document: Sendable {
         } catch {
             throw MDocDecodingError(error, context: "issuerAuth payload is not CBOR")
         }
-        let embedded = try EmbeddedCBOR(msoItem, name: "MobileSecurityObjectBytes", decoder: decoder)
+        // The MSO has a bounded shape (at most `maximumDigests` digests), so its decoder stops early on padding.
+        var msoLimits = decoder.limits
+        msoLimits.maxItems = min(msoLimits.maxItems, 2 * MobileSecurityObject.maximumDigests + 1024)
+        let embedded = try EmbeddedCBOR(msoItem, name: "MobileSecurityObjectBytes", decoder: CBORDecoder(limits: msoLimits))
         mobileSecurityObject = try MobileSecurityObject(embedded.content)
         var errors: [String: [String: Int64]] = [:]
         if let errorsItem = reader.optional("errors"), let pairs = errorsItem.mapValue {

@@ -29,34 +29,55 @@ enum Base64Input {
         let remainder = end % 4
         guard remainder != 1 else { return nil }
         if padding > 0 && (end + padding) % 4 != 0 { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(end / 4 * 3 + 2)
+        // Whole quanta first, four characters to three bytes, straight into the output's storage; the table is
+        // read through one pointer (a global's lazy initializer is not re-checked per character).
+        let quanta = end / 4
+        var tail = end % 4
         var accumulator: UInt32 = 0
         var count = 0
-        for index in 0..<end {
-            let value = table[Int(input[index])]
-            guard value != 0xff else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            count += 1
-            if count == 4 {
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                output.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator = 0
-                count = 0
+        var valid = true
+        let output = [UInt8](unsafeUninitializedCapacity: quanta * 3 + 2) { buffer, initialized in
+            table.withUnsafeBufferPointer { table in
+                var out = 0
+                var index = 0
+                for _ in 0..<quanta {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    guard (a | b | c | d) & 0xc0 == 0 else {
+                        valid = false
+                        break
+                    }
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    buffer[out] = UInt8(truncatingIfNeeded: word >> 16)
+                    buffer[out + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    buffer[out + 2] = UInt8(truncatingIfNeeded: word)
+                    out += 3
+                    index += 4
+                }
+                while valid && tail > 0 {
+                    let value = table[Int(input[index])]
+                    if value == 0xff {
+                        valid = false
+                        break
+                    }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    count += 1
+                    index += 1
+                    tail -= 1
+                }
+                if valid && count == 2 && accumulator & 0xf == 0 {  // otherwise non-canonical trailing bits
+                    buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                    out += 1
+                } else if valid && count == 3 && accumulator & 0x3 == 0 {
+                    buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                    buffer[out + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                    out += 2
+                } else if count != 0 {
+                    valid = false
+                }
             }
+            initialized = valid ? (quanta * 3 + (count == 0 ? 0 : count - 1)) : 0
         }
-        switch count {
-        case 2:
-            guard accumulator & 0xf == 0 else { return nil }  // non-canonical trailing bits
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case 3:
-            guard accumulator & 0x3 == 0 else { return nil }
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default:
-            break
-        }
-        return output
+        return valid ? output : nil
     }
 }
