@@ -138,6 +138,32 @@ struct CommandLineTests {
         #expect(process.terminationStatus == 0)
     }
 
+    /// `verifierd status check`: fetches and verifies one list and exits 0 only for a valid entry.
+    @Test func statusCheckReadsOneEntry() async throws {
+        let lists = try StatusListServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-status-\(UUID().uuidString)")
+        let trust = folder.appendingPathComponent("trust")
+        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem"),
+                                         to: trust.appendingPathComponent("iaca.pem"))
+        let config = folder.appendingPathComponent("c.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}, "status": {"allowedSchemes": ["http"], "fetchTimeoutSeconds": 2}}"#.utf8).write(to: config)
+        let uri = "http://127.0.0.1:\(StatusListServer.port)/lists/"
+        let valid = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "0"])
+        #expect(valid.status == 0, "\(valid.output) \(valid.error)")
+        #expect(valid.output.contains("VALID"))
+        let revoked = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "1"])
+        #expect(revoked.status == 1)
+        #expect(revoked.output.contains("INVALID"))
+        let listed = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "idlist", "--id", "0102"])
+        #expect(listed.status == 1)
+        #expect(listed.output.contains("listed (revoked)"))
+        let missing = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "missing", "--idx", "0"])
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("unknown"))
+        await lists.stop()
+    }
+
     @Test func tokenKeygenWritesAPrivateKeyFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString).pem")
         let run = try Self.run(["token", "keygen", "--out", file.path])
