@@ -48,6 +48,25 @@ def uri(name: str) -> str:
     return f"{BASE_URI}/lists/{name}"
 
 
+def status_ca(name: str) -> g.PKIEntry:
+    """A self-signed CA that an MSO can name in its status reference (`certificate`) for the list signer."""
+    key = g.derive_key(f"status/{name}")
+    subject = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+                         x509.NameAttribute(NameOID.COMMON_NAME, "verifierd Test Status CA")])
+    cert = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+        .serial_number(int.from_bytes(g.seed_bytes("status/serial/" + name, 16), "big") >> 1 | 1)
+        .not_valid_before(g.d("2024-01-01T00:00:00Z")).not_valid_after(g.d("2074-01-01T00:00:00Z"))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False, key_encipherment=False,
+                                     data_encipherment=False, key_agreement=False, key_cert_sign=True, crl_sign=True,
+                                     encipher_only=False, decipher_only=False), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA256(), ecdsa_deterministic=True)
+    )
+    return g.PKIEntry(name, cert, key, "status-ca", "")
+
+
 def signer(name: str, iaca: g.PKIEntry, digital_signature: bool = True) -> g.PKIEntry:
     key = g.derive_key(f"status/{name}")
     ski = iaca.cert.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
@@ -113,7 +132,7 @@ def status_claims(name: str, bits: int, statuses: dict[int, int], entries: int =
 # ------------------------------------------------------------------------------------------------------------
 
 def evaluate(data: bytes | None, kind: str, ref_uri: str, index: int | None, identifier: bytes | None,
-             iaca: x509.Certificate, ds: x509.Certificate, now) -> tuple[str, str | None]:
+             iaca: x509.Certificate, ds: x509.Certificate, now, named: bytes | None = None) -> tuple[str, str | None]:
     unknown = ("failed", "STATUS_UNKNOWN")
     if data is None:
         return unknown
@@ -135,7 +154,7 @@ def evaluate(data: bytes | None, kind: str, ref_uri: str, index: int | None, ide
                               hashes.SHA256()):
         return unknown
     try:
-        cert.verify_directly_issued_by(iaca)
+        cert.verify_directly_issued_by(x509.load_der_x509_certificate(named) if named else iaca)
     except Exception:  # noqa: BLE001
         return unknown
     claims = cbor2.loads(payload)
@@ -170,6 +189,9 @@ def main() -> int:
     good = signer("status-signer", iaca)
     no_ds = signer("status-signer-no-digitalsignature", iaca, digital_signature=False)
     good_der, no_ds_der = g.cert_der(good.cert), g.cert_der(no_ds.cert)
+    named_ca = status_ca("status-ca")
+    named_signer = signer("status-signer-under-named-ca", named_ca)
+    named_der = g.cert_der(named_signer.cert)
 
     lists: dict[str, bytes] = {
         "bits1": token(status_claims("bits1", 1, {0: 0, 1: 1}), good.key, good_der),
@@ -185,6 +207,7 @@ def main() -> int:
                                      x5chain_protected=False),
         "no-digitalsignature": token(status_claims("no-digitalsignature", 1, {}), no_ds.key, no_ds_der),
         "no-iat": token(status_claims("no-iat", 1, {}, iat=None), good.key, good_der),
+        "named-ca": token(status_claims("named-ca", 1, {0: 0, 1: 1}), named_signer.key, named_der),
         "idlist": token({2: uri("idlist"), 6: int(IAT.timestamp()), 4: int(EXP.timestamp()), 65534: TTL,
                          65530: {"identifiers": {bytes.fromhex("0102"): {}}}}, good.key, good_der, typ=IDLIST_TYP),
     }
@@ -221,6 +244,12 @@ def main() -> int:
         ("status-idlist-valid", "identifier 0304 is not listed", il("idlist", "0304")),
         ("status-both-valid", "status list VALID and identifier not listed", sl("bits1", 0) | il("idlist", "0304")),
         ("status-both-one-revoked", "status list VALID but identifier listed", sl("bits1", 0) | il("idlist", "0102")),
+        ("status-mso-certificate-valid", "the MSO names the list signer's CA in `certificate`; index 0 VALID",
+         {"status_list": {"idx": 0, "uri": uri("named-ca"), "certificate": g.cert_der(named_ca.cert)}}),
+        ("status-mso-certificate-revoked", "the MSO names the list signer's CA in `certificate`; index 1 INVALID",
+         {"status_list": {"idx": 1, "uri": uri("named-ca"), "certificate": g.cert_der(named_ca.cert)}}),
+        ("status-signer-not-under-iaca", "the same list, but the MSO names no certificate: its signer does not "
+         "chain to the document's IACA", sl("named-ca", 1)),
         ("status-none", "no status entry in the MSO", None),
     ]
 
@@ -228,7 +257,7 @@ def main() -> int:
         shutil.rmtree(OUT)
     for folder in ("pki", "lists", "cases", "apple"):
         (OUT / folder).mkdir(parents=True)
-    for entry in (good, no_ds):
+    for entry in (good, no_ds, named_ca, named_signer):
         g.write_text(OUT / "pki" / f"{entry.name}.pem", g.cert_pem(entry.cert))
         g.write_text(OUT / "pki" / "keys" / f"{entry.name}.pem", g.pkcs8_pem(entry.key))
     for name, data in lists.items():
@@ -247,14 +276,14 @@ def main() -> int:
             list_name = ref["uri"].rsplit("/", 1)[1]
             kind = "status" if key == "status_list" else "identifier"
             results.append(evaluate(lists.get(list_name), kind, ref["uri"], ref.get("idx"), ref.get("id"),
-                                    iaca.cert, ds.cert, now))
+                                    iaca.cert, ds.cert, now, ref.get("certificate")))
         outcome, code = combine(results) if status else ("notApplicable", None)
         entry = {"name": name, "description": description,
                  "deviceResponse": f"cases/{name}.deviceresponse.hex",
                  "sessionTranscript": f"cases/{name}.transcript.hex",
                  "expect": {"outcome": outcome} | ({"code": code} if code else {})}
         if status and "status_list" in status:
-            entry["statusList"] = status["status_list"]
+            entry["statusList"] = {k: (v.hex() if isinstance(v, bytes) else v) for k, v in status["status_list"].items()}
         if status and "identifier_list" in status:
             entry["identifierList"] = {"id": status["identifier_list"]["id"].hex(), "uri": status["identifier_list"]["uri"]}
         manifest_cases.append(entry)
@@ -264,7 +293,8 @@ def main() -> int:
                 "status-bits8-revoked": "STATUS_REVOKED", "status-bits4-suspended": "STATUS_SUSPENDED",
                 "status-idlist-revoked": "STATUS_REVOKED", "status-idlist-valid": "passed",
                 "status-both-valid": "passed", "status-both-one-revoked": "STATUS_REVOKED", "status-none": "notApplicable",
-                "status-bits2-valid": "passed", "status-bits4-valid": "passed"}
+                "status-bits2-valid": "passed", "status-bits4-valid": "passed",
+                "status-mso-certificate-valid": "passed", "status-mso-certificate-revoked": "STATUS_REVOKED"}
     for entry in manifest_cases:
         got = entry["expect"].get("code") or entry["expect"]["outcome"]
         want = expected.get(entry["name"], "STATUS_UNKNOWN")
@@ -273,7 +303,7 @@ def main() -> int:
     # Apple in-app bodies for three cases: same mdocs, device-signed over the AppleHandover transcript.
     recipient = serialization.load_pem_private_key((g.TV / "apple/keys/merchant-1.pem").read_bytes(), None)
     apple_entries = []
-    for name in ("status-valid", "status-revoked", "status-not-found"):
+    for name, _, _ in cases:
         nonce = g.seed_bytes(f"status/apple-nonce/{name}", 32)
         merchant, team = "com.example.verifierd.test", "VERIFIERD1"
         pkr_hash = g.hashlib.sha256(g.uncompressed(recipient.public_key())).digest()
@@ -320,14 +350,15 @@ Made by `python3 TestVectors/generator/status_lists.py` (after `generate.py`, wh
 on every run. Every key here is derived from a public seed string: never trust any of it.
 
 * `pki/status-signer.pem`: the list signer, issued by `../pki/iaca-p256.pem` (keyUsage digitalSignature, not a CA).
-  `pki/status-signer-no-digitalsignature.pem`: the same without digitalSignature.
+  `pki/status-signer-no-digitalsignature.pem`: the same without digitalSignature. `pki/status-ca.pem` is a CA that
+  an MSO names in its reference (`certificate`); `pki/status-signer-under-named-ca.pem` signs the `named-ca` list.
 * `lists/<name>.cwt.hex`: tagged COSE_Sign1 (18) tokens, protected `{1: -7, 16: typ, 33: signer}`, claims
   `{2: sub, 6: iat 2029-12-31, 4: exp 2031-01-01, 65534: ttl 3600, 65533: {bits, lst (zlib)}}` or
   `65530: {identifiers}` for `idlist`. Served by the tests at `http://127.0.0.1:18613/lists/<name>`;
   `/lists/missing` answers 404, `/lists/slow` answers after the fetch timeout, `/lists/oversized` sends too much.
 * `cases/<name>.deviceresponse.hex` + `.transcript.hex`: documents issued by `../pki/ds-p256.pem` whose MSO carries
   the status entry; `manifest.json` gives each case's expected `mso.status` outcome and code at 2030-01-01T00:00:00Z.
-* `apple/<case>.json`: Apple in-app request bodies (`encryptedData`, `nonce`) for three cases, encrypted to
+* `apple/<case>.json`: Apple in-app request bodies (`encryptedData`, `nonce`) for every case, encrypted to
   `../apple/keys/merchant-1.pem` for merchant `com.example.verifierd.test`, team `VERIFIERD1`.
 
 The script checks every token's signature, chain and claims and recomputes every expectation with its own small

@@ -60,14 +60,14 @@ struct StatusListCaseTests {
         #expect(others.isEmpty, "\(others)")
     }
 
-    /// 200 concurrent verifications of documents on the same list cause exactly one fetch; after `ttl` the next
-    /// verification fetches again.
+    /// 200 concurrent verifications of documents on the same list cause exactly one fetch; after `ttl` (or
+    /// `cacheSeconds`, whichever is shorter) the next verification fetches again.
     @Test func oneFetchForManyVerificationsAndARefetchAfterTTL() async throws {
         let server = try StatusListServer()
         let valid = try #require(Self.cases.first { $0.json["name"]?.string == "status-valid" })
         let response = try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse"))
         let trust = try Self.trust()
-        let resolver = Self.resolver()
+        let resolver = Self.resolver(cacheSeconds: 86_400)  // so the list's ttl (3600 s) decides
         let results = await withTaskGroup(of: StatusEvidence?.self) { group in
             for _ in 0..<200 {
                 group.addTask { await resolver.evidence(for: response, trust: trust, now: Self.time).values.first }
@@ -80,11 +80,16 @@ struct StatusListCaseTests {
         #expect(results.allSatisfy { $0?.finding == .status(0) })
         #expect(server.fetches("bits1") == 1)
         // Within ttl (3600 s): still cached.
-        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(250))
+        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(3500))
         #expect(server.fetches("bits1") == 1)
-        // Past min(ttl, cacheSeconds = 300): fetched again.
-        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(301))
+        // Past ttl: fetched again.
+        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(3601))
         #expect(server.fetches("bits1") == 2)
+        // cacheSeconds caps a long ttl too.
+        let short = Self.resolver(cacheSeconds: 60)
+        _ = await short.evidence(for: response, trust: trust, now: Self.time)
+        _ = await short.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(61))
+        #expect(server.fetches("bits1") == 4)
         let listed = await resolver.cache.snapshot()
         #expect(listed.contains { $0.key.uri.hasSuffix("/lists/bits1") })
         await server.stop()
@@ -109,6 +114,16 @@ struct StatusListCaseTests {
             Issue.record("expected unknown past the grace period")
             return
         }
+    }
+
+    @Test func redirectsStayWithinTheScheme() async throws {
+        let server = try StatusListServer()
+        let fetcher = URLSessionStatusListFetcher(limits: StatusFetchLimits(timeout: 1, allowedSchemes: ["http"]))
+        let base = "http://127.0.0.1:\(StatusListServer.port)"
+        let followed = try await fetcher.fetch(URL(string: base + "/redirect/same")!)
+        #expect(followed == (try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent("lists/bits1.cwt.hex"))))
+        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: base + "/redirect/https")!) }
+        await server.stop()
     }
 
     @Test func schemesOutsideTheAllowListAreNotFetched() async throws {

@@ -43,6 +43,13 @@ public final class StatusListServer: Sendable {
                 return HTTPServerResponse(status: .ok, headerFields: fields, body: body)
             }
         }
+        // Redirects: to the same list over the same scheme, or to https (which a fetcher allowed only http must refuse).
+        router.get("/redirect/:how") { request in
+            var fields = HTTPFields()
+            let how = request.pathParameters["how"] ?? ""
+            fields[.location] = how == "https" ? "https://127.0.0.1:\(Self.port)/lists/bits1" : "/lists/bits1"
+            return HTTPServerResponse(status: .found, headerFields: fields)
+        }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: Self.port), router: router)
         try server.start()
     }

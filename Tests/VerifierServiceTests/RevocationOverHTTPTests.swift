@@ -58,7 +58,9 @@ struct RevocationOverHTTPTests {
         let lists = try StatusListServer()
         let harness = try Self.harness()
         defer { Task { await harness.stop(); await lists.stop() } }
-        for entry in Self.manifest?["apple"]?.array ?? [] {
+        let apple = Self.manifest?["apple"]?.array ?? []
+        #expect(apple.count == (Self.manifest?["cases"]?.array.count ?? -1))
+        for entry in apple {
             let body = try JSONSerialization.jsonObject(with: try Data(contentsOf: StatusListServer.folder
                 .appendingPathComponent(try #require(entry["request"]?.string)))) as? [String: Any]
             var request = try #require(body)
