@@ -21,10 +21,18 @@ public struct StatusResolver: Sendable {
         return keys
     }
 
+    /// Evidence for every reference in `response`. Callers that verify untrusted input resolve only
+    /// `MDocVerifier.statusReferencesToResolve` instead (see `evidence(for:trust:now:)` with a set).
     public func evidence(for response: DeviceResponse, trust: TrustSnapshot, now: Date) async
         -> [StatusReferenceKey: StatusEvidence]
     {
-        let references = Self.references(in: response)
+        await evidence(for: Self.references(in: response), trust: trust, now: now)
+    }
+
+    /// Evidence for each of `references`, fetched concurrently.
+    public func evidence(for references: Set<StatusReferenceKey>, trust: TrustSnapshot, now: Date) async
+        -> [StatusReferenceKey: StatusEvidence]
+    {
         guard !references.isEmpty else { return [:] }
         return await withTaskGroup(of: (StatusReferenceKey, StatusEvidence).self) { group in
             for reference in references {

@@ -154,15 +154,18 @@ public final class VerifierService: Sendable {
         return options
     }
 
-    /// Verifies a parsed response after resolving its status references (unless status checking is off). Status
-    /// lists are judged at the service clock, the document at `options.verificationTime`.
+    /// Verifies a parsed response after resolving the status references of its authentic MSOs (unless status
+    /// checking is off). Status lists are judged at the service clock, the document at `options.verificationTime`.
     func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
                 trust: TrustSnapshot) async -> VerificationReport {
         var options = options
+        let verifier = MDocVerifier(trust: trust)
         if configuration.status.mode != .off {
-            options.statusEvidence = await statusResolver.evidence(for: response, trust: trust, now: now())
+            // Only lists named by authentic MSOs are fetched: never a URI a sender merely wrote into a document.
+            let references = verifier.statusReferencesToResolve(response, options: options)
+            options.statusEvidence = await statusResolver.evidence(for: references, trust: trust, now: now())
         }
-        return MDocVerifier(trust: trust).verify(response, sessionTranscript: sessionTranscript, options: options)
+        return verifier.verify(response, sessionTranscript: sessionTranscript, options: options)
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.

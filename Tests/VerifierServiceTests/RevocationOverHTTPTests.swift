@@ -54,6 +54,25 @@ struct RevocationOverHTTPTests {
         await lists.stop()
     }
 
+    /// A status URI in an MSO that no trusted issuer signed is the sender's say-so: it is never fetched.
+    @Test func untrustedDocumentsNeverTriggerAFetch() async throws {
+        let lists = try StatusListServer()
+        let harness = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p384.pem")]) { config in
+            config["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 1]
+        }
+        defer { Task { await harness.stop(); await lists.stop() } }
+        let entry = try #require(Self.manifest?["cases"]?.array.first { $0["name"]?.string == "status-valid" })
+        let response = try await harness.post("/v1/mdoc/verify", json: [
+            "deviceResponse": try Self.file(entry["deviceResponse"]?.string).base64EncodedString(),
+            "sessionTranscript": try Self.file(entry["sessionTranscript"]?.string).base64EncodedString(),
+        ])
+        #expect(response.status == 422)
+        #expect(response.json["code"] as? String == "ISSUER_CERTIFICATE_UNTRUSTED")
+        #expect(lists.fetches("bits1") == 0)
+        await harness.stop()
+        await lists.stop()
+    }
+
     @Test func appleResponsesAreCheckedToo() async throws {
         let lists = try StatusListServer()
         let harness = try Self.harness()

@@ -48,6 +48,24 @@ public struct MDocVerifier: Sendable {
         return VerificationReport(documents: documents)
     }
 
+    /// The status references worth fetching: those of documents whose MSO is authentic (the document signer chains
+    /// to a trusted IACA and its signature over the MSO verifies). A reference in any other MSO is the sender's
+    /// say-so, and fetching it would let a request make this service call any URI it likes.
+    public func statusReferencesToResolve(_ response: DeviceResponse, options: VerificationOptions)
+        -> Set<StatusReferenceKey>
+    {
+        var keys = Set<StatusReferenceKey>()
+        for document in response.documents {
+            guard let references = document.mobileSecurityObject.statusReferences, !references.isEmpty else { continue }
+            let context = DocumentContext(document: document, sessionTranscript: [], options: options, trust: trust)
+            guard context.chain.failure == nil, context.chain.anchor != nil,
+                  case .passed = IssuerSignatureCheck().evaluate(context) else { continue }
+            if let list = references.statusList { keys.insert(.statusList(list)) }
+            if let list = references.identifierList { keys.insert(.identifierList(list)) }
+        }
+        return keys
+    }
+
     func verify(_ context: DocumentContext) -> DocumentReport {
         let results = Self.checks.map { $0.evaluate(context).result(for: $0.id) }
         let verified = !results.contains { $0.status == .failed }
