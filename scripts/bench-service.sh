@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks verifierd over HTTP (release build, demo configuration): POST /v1/apple/verify with the committed demo
-# request, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s and latency
-# percentiles. The in-process costs are printed by `swift run -c release verifierd-bench`.
+# request, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
+# percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after). For the verify
+# endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
+# server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
 # Usage: scripts/bench-service.sh [duration, default 10s] [connections, default 16]
 # Needs wrk (Debian: apt-get install -y wrk).
@@ -12,6 +14,7 @@ CONNECTIONS="${2:-16}"
 command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 
 swift build -c release --product verifierd >/dev/null
+swift build -c release --product verifierd-bench >/dev/null
 BIN="$(swift build -c release --show-bin-path)/verifierd"
 WORK="$(mktemp -d)"
 PID=""
@@ -42,14 +45,41 @@ $2
 LUA
 }
 
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+TICKS_PER_SECOND="$(getconf CLK_TCK)"
+
+# run NAME SCRIPT URL: wrk plus the server's CPU per request; sets CPU_US.
+run() {
+    local before after requests
+    before="$(cpu_ticks)"
+    wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$2" "$3" | tee "$WORK/$1.out"
+    after="$(cpu_ticks)"
+    requests="$(awk '/requests in/ {print $1}' "$WORK/$1.out")"
+    CPU_US="$(python3 -c "print(round(($after - $before) / $TICKS_PER_SECOND / $requests * 1e6, 1))")"
+    echo "server CPU per request: $CPU_US µs ($requests requests)"
+}
+
 post_script TestVectors/demo/verify-request.json "" > "$WORK/verify.lua"
 echo "== POST /v1/apple/verify (demo envelope, full decrypt + verify) =="
-wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/verify.lua" "http://127.0.0.1:$PORT/v1/apple/verify"
+run verify "$WORK/verify.lua" "http://127.0.0.1:$PORT/v1/apple/verify"
+VERIFY_CPU_US="$CPU_US"
+
+echo "== in process, same machine, same run (verifierd-bench) =="
+"$(swift build -c release --show-bin-path)/verifierd-bench" 2 | tee "$WORK/bench.out"
+python3 - "$WORK/bench.out" "$VERIFY_CPU_US" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+floor = float(re.search(r"floor ([0-9.]+) µs", text).group(1))
+full = float(re.search(r"full verify ([0-9.]+) µs", text).group(1))
+http = float(sys.argv[2])
+print(f"ratio of the cryptography floor per CPU second: over HTTP {floor / http:.2f} (floor {floor} µs, server "
+      f"{http} µs per request, {http - full:.1f} µs above in-process), in process {floor / full:.2f}")
+PY
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
 post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-client-token-TEST-ONLY"' > "$WORK/token.lua"
 echo "== POST /v1/reader-tokens =="
-wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/token.lua" "http://127.0.0.1:$PORT/v1/reader-tokens"
+run token "$WORK/token.lua" "http://127.0.0.1:$PORT/v1/reader-tokens"
 
 echo "== status codes seen (from the access log) =="
-grep -o '"status":"[0-9]*"' "$WORK/log" | sort | uniq -c
+grep -o '"status":"\?[0-9]*"\?' "$WORK/log" | sort | uniq -c
