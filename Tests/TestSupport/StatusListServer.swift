@@ -50,8 +50,21 @@ public final class StatusListServer: Sendable {
             fields[.location] = how == "https" ? "https://127.0.0.1:\(Self.port)/lists/bits1" : "/lists/bits1"
             return HTTPServerResponse(status: .found, headerFields: fields)
         }
-        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: Self.port), router: router)
-        try server.start()
+        // The fixed port may still be held for a moment by the previous test's server, which closes its listener
+        // asynchronously: try again for up to 5 s.
+        var attempt = 0
+        while true {
+            let candidate = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: Self.port), router: router)
+            do {
+                try candidate.start()
+                server = candidate
+                break
+            } catch {
+                attempt += 1
+                if attempt >= 50 { throw error }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
     }
 
     /// How often `/lists/<name>` was asked for.
