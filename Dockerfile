@@ -7,6 +7,9 @@
 
 # --- build ---
 FROM swift:6.3-noble AS build
+# zlib for status lists (the CZlib system library target).
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zlib1g-dev \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
@@ -15,9 +18,10 @@ RUN swift build -c release --product verifierd --static-swift-stdlib \
  && cp "$(swift build -c release --show-bin-path)/verifierd" /verifierd
 
 # --- run ---
+# libcurl4: FoundationNetworking's URLSession fetches status lists; zlib1g inflates them.
 FROM ubuntu:noble
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates tzdata curl \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates tzdata curl libcurl4 zlib1g \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin verifierd \
  && mkdir -p /etc/verifierd && chown verifierd /etc/verifierd
