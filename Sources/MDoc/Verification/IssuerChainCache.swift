@@ -35,12 +35,6 @@ final class IssuerChainCache: Sendable {
         return chain
     }
 
-    /// Whether the chain for this x5chain and snapshot is cached (for tests).
-    func contains(x5chain: [ArraySlice<UInt8>], trust: TrustSnapshot, policy: IssuerChainPolicy = .iso18013) -> Bool {
-        let key = Self.key(x5chain: x5chain, trust: trust, policy: policy)
-        return entries.withLock { $0.contains(key) }
-    }
-
     static func key(x5chain: [ArraySlice<UInt8>], trust: TrustSnapshot, policy: IssuerChainPolicy) -> Key {
         var hasher = SHA256()
         for certificate in x5chain {
