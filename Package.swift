@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
+        .library(name: "Encodings", targets: ["Encodings"]),
+        .library(name: "SessionStore", targets: ["SessionStore"]),
+        .library(name: "WebPresentment", targets: ["WebPresentment"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
         .executable(name: "verifierd", targets: ["verifierd"]),
     ],
@@ -80,13 +83,28 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
+        // Text encodings shared by the flows (base64url without padding).
+        .target(name: "Encodings", swiftSettings: strict),
         // ES256 reader tokens (JWT) for Apple's Verifier API.
         .target(name: "ReaderToken", dependencies: [
+            "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // One-time sessions (web requests, later proximity sessions): a store protocol with an atomic take, and the
+        // bounded in-memory default. No HTTP.
+        .target(name: "SessionStore", dependencies: ["Encodings"], swiftSettings: strict),
+        // ISO/IEC 18013-7 Annex C ("org-iso-mdoc" over the Digital Credentials API): signed DeviceRequests,
+        // EncryptionInfo, the dcapi transcript, HPKE-sealed answers. No HTTP.
+        .target(name: "WebPresentment", dependencies: [
+            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
+            "WebPresentment", "SessionStore", "Encodings",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -95,6 +113,7 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
+            "WebPresentment", "Encodings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -109,10 +128,18 @@ let package = Package(
             "HTTPServer", "http-echo", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
         .testTarget(name: "ReaderTokenTests", dependencies: [
-            "ReaderToken", .product(name: "Crypto", package: "swift-crypto"),
+            "ReaderToken", "Encodings", .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
+        .testTarget(name: "WebPresentmentTests", dependencies: [
+            "WebPresentment", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "Encodings", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR", "StatusList",
+            "WebPresentment", "SessionStore", "Encodings",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// Mints ES256 JWT reader tokens for Apple's Verifier API (`MobileDocumentReader.prepare(using:)`).

@@ -1,8 +1,10 @@
 import AppleWallet
+import Crypto
 import Foundation
 import MDoc
 import ReaderToken
 import StatusList
+import WebPresentment
 
 /// Entry points for the operations CLI (no HTTP involved).
 extension VerifierService {
@@ -19,6 +21,33 @@ extension VerifierService {
         } catch {
             report = .failure(error.code, error.detail)
         }
+        return reportText(report)
+    }
+
+    /// Decrypts and verifies an Annex C answer with a caller-held recipient key (`verifierd web decrypt`); returns
+    /// the report as JSON text. `encryptionInfo` must be the exact string the page was given.
+    public func verifyWebResponse(_ response: String, encryptionInfo: String, origin: SerializedOrigin,
+                                  recipientKey: P256.KeyAgreement.PrivateKey, at time: Date) async -> String
+    {
+        let report: VerificationReport
+        do throws(WebPresentmentError) {
+            let info = try EncryptionInfo(base64URL: encryptionInfo)
+            guard info.recipientPublicKey.x963Representation == recipientKey.publicKey.x963Representation else {
+                throw WebPresentmentError(.recipientKeyUnknown, "the key does not match the encryptionInfo's recipientPublicKey")
+            }
+            let transcript = DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin.text)
+            let opened = try WebResponseDecryptor.open(try EncryptedResponse(base64URL: response),
+                                                       recipientKey: recipientKey, transcript: transcript)
+            report = await verify(opened, sessionTranscript: transcript.bytes, options: verificationOptions(at: time),
+                                  trust: trustStore.snapshot)
+        } catch {
+            report = .failure(error.code, error.detail)
+        }
+        return reportText(report)
+    }
+
+    /// The report as the HTTP API writes it, plus the detail of a response-level failure.
+    func reportText(_ report: VerificationReport) -> String {
         var body = ReportJSON.body(report, includeClaims: true)
         if report.documents.isEmpty, case .object(var members) = body {
             members.append(("detail", .string(report.failureDetail ?? "")))

@@ -4,8 +4,10 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import MDoc
+import SessionStore
 import StatusList
 import TrustStore
+import WebPresentment
 
 /// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.
 public final class VerifierService: Sendable {
@@ -16,6 +18,10 @@ public final class VerifierService: Sendable {
     let readerTokens: ReaderTokenService?
     /// Fetches, verifies and caches the status lists that MSOs name.
     public let statusResolver: StatusResolver
+    /// The reader key and chain that sign web requests, when configured.
+    let readerAuthKey: ReaderAuthenticationKey?
+    /// One-time sessions of the web flow (and later flows).
+    public let sessionStore: any SessionStore
     let logger: Logger
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
@@ -23,7 +29,8 @@ public final class VerifierService: Sendable {
     /// Loads every key and the trust set; any problem is a ``ConfigurationError`` naming the key.
     public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                 now: @escaping @Sendable () -> Date = { Date() },
-                statusFetcher: (any StatusListFetching)? = nil) throws(ConfigurationError) {
+                statusFetcher: (any StatusListFetching)? = nil,
+                sessionStore: (any SessionStore)? = nil) throws(ConfigurationError) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
@@ -62,6 +69,29 @@ public final class VerifierService: Sendable {
         readerTokens = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
             try ReaderTokenService(configuration: tokens)
         }
+        readerAuthKey = try configuration.readerAuth.map { (section) throws(ConfigurationError) in
+            try Self.loadReaderAuthKey(section)
+        }
+        self.sessionStore = sessionStore ?? InMemorySessionStore(
+            maximumSessions: configuration.web?.maxSessions ?? 1,
+            tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
+    }
+
+    /// Reads and checks the reader key and chain; a problem names `readerAuth.signingKey` or
+    /// `readerAuth.certificateChain`.
+    static func loadReaderAuthKey(_ section: ServiceConfiguration.ReaderAuth) throws(ConfigurationError) -> ReaderAuthenticationKey {
+        guard let keyPEM = try? String(contentsOf: section.signingKey, encoding: .utf8) else {
+            throw ConfigurationError(key: "readerAuth.signingKey", "cannot read \(section.signingKey.path)")
+        }
+        guard let chainPEM = try? String(contentsOf: section.certificateChain, encoding: .utf8) else {
+            throw ConfigurationError(key: "readerAuth.certificateChain", "cannot read \(section.certificateChain.path)")
+        }
+        do {
+            return try ReaderAuthenticationKey(keyPEM: keyPEM, chainPEM: chainPEM)
+        } catch {
+            let url = error.part == .signingKey ? section.signingKey : section.certificateChain
+            throw ConfigurationError(key: "readerAuth.\(error.part.rawValue)", "\(url.path): \(error.description)")
+        }
     }
 
     /// Every route of the service.
@@ -69,6 +99,8 @@ public final class VerifierService: Sendable {
         var router = Router()
         router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
         router.post("/v1/apple/session-transcript") { [self] in await respond($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
+        router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
+        router.post("/v1/web/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await webVerify(r) } }
         router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
         router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
         router.get("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try listAnchors(r) } }

@@ -6,7 +6,8 @@ struct Verifierd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verifierd",
         abstract: "Verify ISO/IEC 18013-5 mobile documents and Apple Wallet identity responses.",
-        subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self],
+        subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self,
+                      WebCommand.self, ReaderAuthCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -93,6 +93,7 @@ ALL_CHECKS = [
     "device.authentication",
     "device.keyAuthorizations",
     "mso.status",
+    "request.elements",
 ]
 
 
@@ -912,6 +913,7 @@ class MiniVerifier:
                 put("issuer.certificateProfile", "failed" if fails else "warning", "CERTIFICATE_PROFILE_VIOLATION")
 
         device_claims = {ns: dict(els) for ns, els in dns.items()}
+        put("request.elements", "notApplicable")  # no request is known for these vectors
         return {k: checks[k] for k in ALL_CHECKS}, claims, device_claims
 
 
@@ -940,6 +942,8 @@ def expected_checks(failed: dict[str, str] | None = None, device_signed: bool = 
     checks = {c: {"outcome": "passed"} for c in ALL_CHECKS}
     checks["device.keyAuthorizations"] = {"outcome": "passed"} if device_signed else {"outcome": "notApplicable"}
     checks["mso.status"] = {"outcome": "failed", "code": "STATUS_UNKNOWN"} if status else {"outcome": "notApplicable"}
+    # no request is given with these vectors, so the answer is not compared with one
+    checks["request.elements"] = {"outcome": "notApplicable"}
     if profile:
         checks["issuer.certificateProfile"] = {"outcome": profile, "code": "CERTIFICATE_PROFILE_VIOLATION"}
     for c, code in (failed or {}).items():
@@ -1511,6 +1515,45 @@ DEMO_MERCHANT = "com.example.verifierd.demo"
 DEMO_TEAM = "DEMOTEAM01"
 
 
+OID_MDL_READER_AUTH = x509.ObjectIdentifier("1.0.18013.5.1.6")
+
+
+def reader_auth_chain(label: str, not_before: str, not_after: str) -> tuple:
+    """A TEST-ONLY reader root CA (P-256, with SKI) and a reader certificate under it (EKU 1.0.18013.5.1.6,
+    AKI = root SKI): the readerAuth material for signed web requests. Returns (root, root_key, leaf, leaf_key)."""
+    root_key = derive_key(f"{label}/reader-root")
+    leaf_key = derive_key(f"{label}/reader-auth")
+    root_name = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+                           x509.NameAttribute(NameOID.COMMON_NAME, "verifierd Demo Reader Root TEST ONLY")])
+    leaf_name = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+                           x509.NameAttribute(NameOID.COMMON_NAME, "verifierd Demo Reader TEST ONLY")])
+    root_ski = x509.SubjectKeyIdentifier.from_public_key(root_key.public_key())
+    root = (
+        x509.CertificateBuilder().subject_name(root_name).issuer_name(root_name)
+        .public_key(root_key.public_key()).serial_number(PKI._serial(f"{label}/reader-root"))
+        .not_valid_before(d(not_before)).not_valid_after(d(not_after))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False, key_encipherment=False,
+                                     data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                     crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+        .add_extension(root_ski, critical=False)
+        .sign(root_key, hashes.SHA256(), ecdsa_deterministic=True)
+    )
+    leaf = (
+        x509.CertificateBuilder().subject_name(leaf_name).issuer_name(root_name)
+        .public_key(leaf_key.public_key()).serial_number(PKI._serial(f"{label}/reader-auth"))
+        .not_valid_before(d(not_before)).not_valid_after(d(not_after))
+        .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                     data_encipherment=False, key_agreement=False, key_cert_sign=False,
+                                     crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([OID_MDL_READER_AUTH]), critical=True)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(root_ski), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(leaf_key.public_key()), critical=False)
+        .sign(root_key, hashes.SHA256(), ecdsa_deterministic=True)
+    )
+    return root, root_key, leaf, leaf_key
+
+
 def build_demo(out: Path) -> None:
     p = PKI()
     iaca = p.iaca("demo-iaca", "verifierd Demo IACA TEST ONLY", "P-256", c="US", st="US-CA",
@@ -1524,6 +1567,12 @@ def build_demo(out: Path) -> None:
     write_text(out / "keys" / "merchant-encryption.pem", pkcs8_pem(merchant))
     write_text(out / "keys" / "reader-token.pem", pkcs8_pem(reader))
     write_text(out / "trusted-iaca" / "demo-iaca.pem", cert_pem(iaca.cert))
+    reader_root, reader_root_key, reader_leaf, reader_leaf_key = reader_auth_chain(
+        "demo", "2024-01-01T00:00:00Z", "2124-01-01T00:00:00Z")
+    write_text(out / "keys" / "reader-auth.pem", pkcs8_pem(reader_leaf_key))
+    write_text(out / "keys" / "reader-auth-chain.pem", cert_pem(reader_leaf) + cert_pem(reader_root))
+    write_text(out / "reader-root.pem", cert_pem(reader_root))
+    reader_root_ski = reader_root.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
     # issuer-side material, so the demo document can be re-issued (never configured in the service)
     write_text(out / "issuer" / "demo-iaca.key.pem", pkcs8_pem(iaca.key))
     write_text(out / "issuer" / "demo-ds.pem", cert_pem(p.entries["demo-ds"].cert))
@@ -1557,6 +1606,8 @@ subject says "TEST ONLY".
 | --- | --- |
 | `keys/merchant-encryption.pem` | P-256 merchant encryption private key (PKCS#8). The demo envelope is sealed to it. |
 | `keys/reader-token.pem` | P-256 private key (PKCS#8) for signing demo reader tokens. |
+| `keys/reader-auth.pem`, `keys/reader-auth-chain.pem` | P-256 reader signing key (PKCS#8) and its chain (reader certificate with EKU 1.0.18013.5.1.6, then the demo reader root), for `readerAuth` on web requests. |
+| `reader-root.pem` | The demo reader root CA alone; its subject key identifier is `{reader_root_ski.hex()}` (what a provider app would list in `supportedAuthorityKeyIdentifiers`). |
 | `trusted-iaca/demo-iaca.pem` | Demo IACA (`{iaca.cert.subject.rfc4514_string()}`), valid 2024-01-01..2124-01-01. |
 | `issuer/` | Issuer-side material (demo IACA key, demo DS certificate and key, both valid 2024-01-01..2124-01-01). Not needed by the service; kept so the demo document can be re-issued. |
 | `verify-request.json` | `{{"encryptedData": base64(APPLE-HPKE-v1 envelope), "nonce": base64(32-byte nonce)}}` |

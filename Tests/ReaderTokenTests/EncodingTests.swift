@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Encodings
 @testable import ReaderToken
 
 @Suite struct EncodingTests {

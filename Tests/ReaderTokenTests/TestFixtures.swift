@@ -1,4 +1,5 @@
 import Foundation
+import Encodings
 @testable import ReaderToken
 
 /// Test-only key material (generated with openssl for these tests; never used anywhere else).

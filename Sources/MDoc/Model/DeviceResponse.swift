@@ -55,7 +55,12 @@ public struct DeviceResponse: Sendable {
             }
         }
         guard !documents.isEmpty else {
-            throw MDocDecodingError("DeviceResponse has no documents (status \(status))", offset: item.offset)
+            // Well formed, nothing to verify: the holder declined or the wallet reported an error.
+            let errors = documentErrors.sorted { $0.key < $1.key }.prefix(4).map { "\($0.key.prefix(64)): \($0.value)" }
+                .joined(separator: ", ")
+            throw MDocDecodingError("DeviceResponse returns no documents (status \(status)"
+                                    + (errors.isEmpty ? ")" : "; documentErrors \(errors))"),
+                                    offset: item.offset, code: .documentsNotReturned)
         }
         self.documents = documents
         self.documentErrors = documentErrors

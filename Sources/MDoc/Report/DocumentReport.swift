@@ -15,6 +15,9 @@ public struct DocumentReport: Sendable {
     public let validityInfo: ValidityInfo
     public let deviceAuthentication: DeviceAuthenticationKind?
     public let checks: [CheckResult]
+    /// Requested elements of this docType that the answer did not contain (the holder may decline); empty when
+    /// the caller gave no request.
+    public let notReturned: [ElementReference]
 
     /// The first failing check's code, in check order.
     public var firstFailureCode: VerificationErrorCode? {

@@ -13,6 +13,7 @@ public struct MDocVerifier: Sendable {
     static let checks: [any DocumentCheck] = [
         CertificateChainCheck(), CertificateProfileCheck(), IssuerSignatureCheck(), DocTypeCheck(),
         ValueDigestsCheck(), MSOValidityCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
+        RequestedElementsCheck(),
     ]
 
     public init(trust: TrustSnapshot) {
@@ -76,13 +77,21 @@ public struct MDocVerifier: Sendable {
             issuer: Self.issuerSummary(context.chain),
             validityInfo: context.mso.validityInfo,
             deviceAuthentication: Self.deviceAuthenticationKind(context.document),
-            checks: results)
+            checks: results,
+            notReturned: RequestedElementsCheck.notReturned(context.document, requested: context.options.requestedItems))
     }
 
+    /// The claims of a document. When the request is known, an element it did not ask for is left out entirely:
+    /// its value is never handed on, whatever the caller does with the report.
     static func claims(_ context: DocumentContext, documentVerified: Bool) -> [Claim] {
         var claims: [Claim] = []
+        let docType = context.document.docType
+        let requested = context.options.requestedItems
+        func wanted(_ nameSpace: String, _ identifier: String) -> Bool {
+            requested?.isRequested(docType: docType, nameSpace: nameSpace, identifier: identifier) ?? true
+        }
         for (nameSpace, items) in context.document.issuerSigned.nameSpaces {
-            for item in items {
+            for item in items where wanted(nameSpace, item.elementIdentifier) {
                 let matched = context.digests.result(nameSpace: nameSpace, identifier: item.elementIdentifier) == .matched
                 claims.append(Claim(nameSpace: nameSpace, identifier: item.elementIdentifier,
                                     value: ElementValue(item.elementValue), source: .issuerSigned,
@@ -90,7 +99,7 @@ public struct MDocVerifier: Sendable {
             }
         }
         for (nameSpace, elements) in context.document.deviceSigned?.nameSpaces ?? [] {
-            for element in elements {
+            for element in elements where wanted(nameSpace, element.identifier) {
                 claims.append(Claim(nameSpace: nameSpace, identifier: element.identifier,
                                     value: ElementValue(element.value), source: .deviceSigned,
                                     verified: documentVerified))

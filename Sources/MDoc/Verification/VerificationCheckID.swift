@@ -9,4 +9,5 @@ public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
     case deviceAuthentication = "device.authentication"
     case deviceKeyAuthorizations = "device.keyAuthorizations"
     case msoStatus = "mso.status"
+    case requestElements = "request.elements"
 }

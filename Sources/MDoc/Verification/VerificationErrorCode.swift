@@ -35,11 +35,17 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case statusSuspended = "STATUS_SUSPENDED"
     /// No statement can be made: the list could not be fetched or trusted, or the value is not a known status.
     case statusUnknown = "STATUS_UNKNOWN"
+    // request.elements
+    /// The answer discloses an element (or a docType) the request did not ask for.
+    case elementNotRequested = "ELEMENT_NOT_REQUESTED"
     // Whole-response failures
     case deviceResponseMalformed = "DEVICE_RESPONSE_MALFORMED"
     /// The response is well formed but holds more documents than one request may verify.
     case deviceResponseLimitExceeded = "DEVICE_RESPONSE_LIMIT_EXCEEDED"
     case sessionTranscriptMalformed = "SESSION_TRANSCRIPT_MALFORMED"
+    /// The DeviceResponse is well formed but returns no document (the holder declined, or the wallet reported an
+    /// error in `status` / `documentErrors`).
+    case documentsNotReturned = "DOCUMENTS_NOT_RETURNED"
     // Apple envelope (APPLE-HPKE-v1)
     case envelopeMalformed = "ENVELOPE_MALFORMED"
     case envelopeUnsupported = "ENVELOPE_UNSUPPORTED"

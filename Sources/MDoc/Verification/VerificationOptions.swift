@@ -27,6 +27,8 @@ public struct VerificationOptions: Sendable {
     public var chainPolicy: IssuerChainPolicy = .iso18013
     /// How revocation status is applied.
     public var statusPolicy = StatusPolicy()
+    /// What the reader requested; when set, `request.elements` compares the answer with it.
+    public var requestedItems: RequestedItems?
     /// Status evidence resolved before verification (fetching is asynchronous; checks are not), by reference.
     public var statusEvidence: [StatusReferenceKey: StatusEvidence] = [:]
 

@@ -36,6 +36,18 @@ enum ReportJSON {
         members.append(("validity", validity(document.validityInfo)))
         members.append(("deviceAuthentication", document.deviceAuthentication.map { .string($0.rawValue) } ?? .null))
         members.append(("checks", .array(document.checks.map(check))))
+        if !document.notReturned.isEmpty {
+            // Names only, never values: what was asked for and did not come back (the holder may decline).
+            var byNameSpace: [(String, [JSON])] = []
+            for reference in document.notReturned {
+                if let index = byNameSpace.firstIndex(where: { $0.0 == reference.nameSpace }) {
+                    byNameSpace[index].1.append(.string(reference.identifier))
+                } else {
+                    byNameSpace.append((reference.nameSpace, [.string(reference.identifier)]))
+                }
+            }
+            members.append(("notReturned", .object(byNameSpace.map { ($0.0, JSON.array($0.1)) })))
+        }
         return .object(members)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import WebPresentment
 
 /// Reads the JSON configuration file, applies `VERIFIERD_*` environment overrides and secret files, and checks
 /// every value's type and range. Every error names the key.
@@ -18,6 +19,8 @@ public enum ConfigurationLoader {
         "admin": ["token", "tokenFile"],
         "status": ["mode", "unknown", "fetchTimeoutSeconds", "maxListBytes", "allowedSchemes", "cacheSeconds",
                    "staleGraceSeconds"],
+        "readerAuth": ["signingKey", "certificateChain", "mode"],
+        "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
     ]
 
     /// The environment variable for a key.
@@ -311,7 +314,43 @@ public enum ConfigurationLoader {
             var configuration = ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
                                                      readerTokens: readerTokens, admin: admin, file: file)
             configuration.status = status
+            configuration.readerAuth = try readerAuth()
+            configuration.web = try web()
             return configuration
+        }
+
+        func readerAuth() throws(ConfigurationError) -> ServiceConfiguration.ReaderAuth? {
+            guard sectionPresent("readerAuth") else { return nil }
+            var section = ServiceConfiguration.ReaderAuth(
+                signingKey: path(try requiredString("readerAuth", "signingKey")),
+                certificateChain: path(try requiredString("readerAuth", "certificateChain")))
+            if let text = try string("readerAuth", "mode") {
+                guard let mode = ReaderAuthMode(rawValue: text) else {
+                    throw ConfigurationError(key: "readerAuth.mode",
+                                             "must be \"readerAuth\", \"readerAuthAll\" or \"both\", got \"\(text)\"")
+                }
+                section.mode = mode
+            }
+            return section
+        }
+
+        func web() throws(ConfigurationError) -> ServiceConfiguration.Web? {
+            guard sectionPresent("web") else { return nil }
+            let texts = try stringList("web", "allowedOrigins") ?? []
+            guard !texts.isEmpty else { throw ConfigurationError(key: "web.allowedOrigins", "needs at least one origin") }
+            var origins: [SerializedOrigin] = []
+            for (index, text) in texts.enumerated() {
+                guard let origin = SerializedOrigin(text) else {
+                    throw ConfigurationError(key: "web.allowedOrigins[\(index)]",
+                        "\"\(text)\" is not a serialized origin: scheme://host[:port] in lower case, no path or trailing slash")
+                }
+                origins.append(origin)
+            }
+            return ServiceConfiguration.Web(
+                allowedOrigins: origins,
+                sessionTTLSeconds: try int("web", "sessionTTLSeconds", default: 300, range: 30...3600),
+                allowStatelessVerify: try bool("web", "allowStatelessVerify", default: false),
+                maxSessions: try int("web", "maxSessions", default: 100_000, range: 1...10_000_000))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import WebPresentment
 
 /// verifierd's configuration, after the file, environment overrides and secret files have been merged and every
 /// path resolved against the configuration file's folder.
@@ -73,6 +74,24 @@ public struct ServiceConfiguration: Sendable {
         public var staleGraceSeconds = 3600
     }
 
+    /// The reader key and certificate chain that sign web requests (`readerAuth` / `readerAuthAll`).
+    public struct ReaderAuth: Sendable {
+        public var signingKey: URL
+        public var certificateChain: URL
+        public var mode: ReaderAuthMode = .readerAuth
+    }
+
+    /// Web presentment (ISO 18013-7 Annex C over the Digital Credentials API).
+    public struct Web: Sendable {
+        /// The only origins a request may be made for (serialized: `https://host[:port]`, no trailing slash).
+        public var allowedOrigins: [SerializedOrigin]
+        public var sessionTTLSeconds = 300
+        /// Whether `/v1/web/verify` accepts a caller-held key and encryptionInfo instead of a session.
+        public var allowStatelessVerify = false
+        /// Most live sessions held in memory; past it, requests get 503 `SESSION_STORE_FULL`.
+        public var maxSessions = 100_000
+    }
+
     public var server = Server()
     public var apple: Apple?
     public var trust: Trust
@@ -80,6 +99,8 @@ public struct ServiceConfiguration: Sendable {
     public var readerTokens: ReaderTokens?
     public var admin = Admin()
     public var status = Status()
+    public var readerAuth: ReaderAuth?
+    public var web: Web?
     /// The file the configuration came from.
     public var file: URL
 }

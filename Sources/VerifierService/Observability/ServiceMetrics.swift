@@ -48,6 +48,11 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
+    /// Web sessions by event: created, taken, replayed, expired, store_full (a fixed set chosen by the service).
+    func webSession(event: String) {
+        Counter(label: "verifierd_web_sessions_total", dimensions: [("event", event)], factory: factory).increment()
+    }
+
     func readerToken(outcome: String) {
         Counter(label: "verifierd_reader_tokens_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }

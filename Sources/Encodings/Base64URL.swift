@@ -1,6 +1,7 @@
 import Foundation
 
-/// Base64url (RFC 4648 §5) without padding, as used by JWS compact serialization.
+/// Base64url (RFC 4648 §5) without padding, as used by JWS compact serialization and by the Digital Credentials
+/// API's `org-iso-mdoc` strings.
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 

@@ -1,0 +1,20 @@
+import Foundation
+
+/// One stored session: an opaque payload that the flow owning it encodes (it may hold private keys), its
+/// identifier and when it stops being usable.
+public struct SessionRecord: Sendable {
+    public let id: String
+    /// What created the session (e.g. `web`), so one store can serve several flows without confusing them.
+    public let kind: String
+    public let createdAt: Date
+    public let expiresAt: Date
+    public let payload: SecretBytes
+
+    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, payload: SecretBytes) {
+        self.id = id
+        self.kind = kind
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.payload = payload
+    }
+}

@@ -1,0 +1,192 @@
+import Crypto
+import Foundation
+import HTTPServer
+import HTTPTypes
+import MDoc
+import SessionStore
+import WebPresentment
+
+/// `POST /v1/web/requests` and `POST /v1/web/verify`: ISO 18013-7 Annex C over the Digital Credentials API.
+extension VerifierService {
+    struct WebRequestBody: Decodable {
+        struct DocumentBody: Decodable {
+            let docType: String
+            /// namespace -> element -> intentToRetain
+            let elements: [String: [String: Bool]]
+        }
+
+        let origin: String
+        let documents: [DocumentBody]?
+    }
+
+    struct WebVerifyBody: Decodable {
+        let sessionId: String?
+        let response: String
+        // The stateless variant (web.allowStatelessVerify).
+        let encryptionInfo: String?
+        let origin: String?
+        let recipientPrivateKey: String?
+        let verificationTime: String?
+    }
+
+    func webConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Web {
+        guard let web = configuration.web else {
+            throw ServiceProblem(.serviceUnavailable, "WEB_NOT_CONFIGURED", "the web section is not configured")
+        }
+        return web
+    }
+
+    /// The origin as the configuration allows it; nothing else is ever put into a transcript.
+    func allowedOrigin(_ text: String, _ web: ServiceConfiguration.Web) throws(ServiceProblem) -> SerializedOrigin {
+        guard let origin = SerializedOrigin(text), web.allowedOrigins.contains(origin) else {
+            throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED",
+                                 "\"origin\" is not one of web.allowedOrigins (serialized exactly: scheme://host[:port], "
+                                     + "no trailing slash)")
+        }
+        return origin
+    }
+
+    func createWebRequest(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let web = try webConfiguration()
+        let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
+        let origin = try allowedOrigin(body.origin, web)
+        let requested = body.documents.map(Self.requestedItems) ?? WebRequestLimits.defaultRequest
+        if let problem = WebRequestLimits.problem(with: requested) {
+            throw ServiceProblem.invalidRequest(problem)
+        }
+        let made: WebRequest
+        do {
+            made = try WebRequest(origin: origin, requested: requested,
+                                  builder: DeviceRequestBuilder(readerAuth: readerAuthKey,
+                                                                mode: configuration.readerAuth?.mode ?? .readerAuth))
+        } catch {
+            throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request could not be signed")
+        }
+        let created = now()
+        let expiresAt = created.addingTimeInterval(TimeInterval(web.sessionTTLSeconds))
+        let id = SessionIdentifier.make()
+        do {
+            try await sessionStore.insert(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt),
+                                          now: created)
+        } catch {
+            var problem: ServiceProblem
+            switch error {
+            case .full(let maximum):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
+                                         "\(maximum) sessions are open; try again when some have been used or expired")
+                problem.headers[.retryAfter] = "5"
+            case .unavailable(let reason):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_UNAVAILABLE", reason)
+            }
+            metrics.webSession(event: "store_full")
+            throw problem
+        }
+        metrics.webSession(event: "created")
+        let data: JSON = .object([
+            ("deviceRequest", .string(made.deviceRequest)), ("encryptionInfo", .string(made.encryptionInfo.base64URL)),
+        ])
+        return .json(.object([
+            ("sessionId", .string(id)),
+            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("request", .object([("protocol", .string(WebRequest.protocolIdentifier)), ("data", data)])),
+        ]), status: .created)
+    }
+
+    /// The JSON request's documents, namespaces and elements sorted by name (JSON objects have no order).
+    static func requestedItems(_ documents: [WebRequestBody.DocumentBody]) -> RequestedItems {
+        RequestedItems(documents: documents.map { document in
+            RequestedItems.Document(docType: document.docType, nameSpaces: document.elements.sorted { $0.key < $1.key }.map {
+                (nameSpace: $0.key, elements: $0.value.sorted { $0.key < $1.key }.map { RequestedItems.Element($0.key, intentToRetain: $0.value) })
+            })
+        })
+    }
+
+    func webVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let started = ContinuousClock.now
+        let web = try webConfiguration()
+        let body = try RequestDecoding.decode(WebVerifyBody.self, from: request)
+        let time = try RequestDecoding.verificationTime(
+            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let session: WebSession
+        if let sessionId = body.sessionId {
+            session = try await takeWebSession(sessionId)
+        } else {
+            session = try statelessWebSession(body, web)
+        }
+        let report: VerificationReport
+        do {
+            let encrypted = try EncryptedResponse(base64URL: body.response)
+            let response = try WebResponseDecryptor.open(encrypted, recipientKey: session.recipientKey,
+                                                         transcript: session.transcript)
+            var options = verificationOptions(at: time)
+            options.requestedItems = body.sessionId == nil ? nil : session.requested
+            report = await verify(response, sessionTranscript: session.transcript.bytes, options: options,
+                                  trust: trustStore.snapshot)
+        } catch {
+            report = .failure(error.code, error.detail)
+        }
+        return try reportResponse(report, endpoint: "web", started: started)
+    }
+
+    /// Takes the session once: whatever happens next, it cannot be used again (no decryption oracle).
+    func takeWebSession(_ id: String) async throws(ServiceProblem) -> WebSession {
+        guard SessionIdentifier.isWellFormed(id) else {
+            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        }
+        switch await sessionStore.take(id: id, kind: WebSession.kind, now: now()) {
+        case .taken(let record):
+            guard let session = WebSession(record: record) else {
+                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+            }
+            metrics.webSession(event: "taken")
+            return session
+        case .alreadyUsed:
+            metrics.webSession(event: "replayed")
+            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; make a new request")
+        case .expired:
+            metrics.webSession(event: "expired")
+            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; make a new request")
+        case .notFound:
+            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        }
+    }
+
+    /// The stateless variant: the caller keeps the key and the encryptionInfo string.
+    func statelessWebSession(_ body: WebVerifyBody, _ web: ServiceConfiguration.Web) throws(ServiceProblem) -> WebSession {
+        guard web.allowStatelessVerify else {
+            throw ServiceProblem(.badRequest, "STATELESS_VERIFY_DISABLED",
+                                 "\"sessionId\" is required: web.allowStatelessVerify is false")
+        }
+        guard let infoText = body.encryptionInfo, let originText = body.origin, let keyText = body.recipientPrivateKey else {
+            throw ServiceProblem.invalidRequest(
+                "without \"sessionId\", \"encryptionInfo\", \"origin\" and \"recipientPrivateKey\" are required")
+        }
+        let origin = try allowedOrigin(originText, web)
+        let info: EncryptionInfo
+        do {
+            info = try EncryptionInfo(base64URL: infoText)
+        } catch {
+            throw ServiceProblem(.badRequest, "INVALID_ENCRYPTION_INFO", error.detail)
+        }
+        let key = try Self.recipientKey(keyText)
+        guard key.publicKey.x963Representation == info.recipientPublicKey.x963Representation else {
+            throw ServiceProblem(.badRequest, "RECIPIENT_KEY_MISMATCH",
+                                 "\"recipientPrivateKey\" does not match the encryptionInfo's recipientPublicKey")
+        }
+        return WebSession(origin: origin, encryptionInfo: info.base64URL, recipientKey: key,
+                          requested: RequestedItems(documents: []))
+    }
+
+    /// A P-256 private key as base64 of the raw 32-byte scalar, or as PEM (SEC1 or PKCS#8).
+    static func recipientKey(_ text: String) throws(ServiceProblem) -> P256.KeyAgreement.PrivateKey {
+        let invalid = ServiceProblem(.badRequest, "INVALID_RECIPIENT_KEY",
+                                     "\"recipientPrivateKey\" is not a P-256 private key (base64 raw scalar or PEM)")
+        if text.contains("-----BEGIN") {
+            guard let key = try? P256.KeyAgreement.PrivateKey(pemRepresentation: text) else { throw invalid }
+            return key
+        }
+        guard let raw = Base64Input.decode(text), raw.count == 32,
+              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else { throw invalid }
+        return key
+    }
+}

@@ -1,0 +1,63 @@
+import CBOR
+import Encodings
+import MDoc
+
+/// Builds the `DeviceRequest` of an Annex C request (ISO 18013-5 8.3.2.1.2.1), signed as the mode says.
+///
+/// Encoding is deterministic (RFC 8949 4.2.1: map keys sorted by their encoded bytes, shortest heads, definite
+/// lengths), which browsers accept and which never repeats a key. `itemsRequest` and `deviceRequestInfo` are
+/// tag-24 embedded, and the signatures cover those exact bytes.
+public struct DeviceRequestBuilder: Sendable {
+    public let readerAuth: ReaderAuthenticationKey?
+    public let mode: ReaderAuthMode
+
+    public init(readerAuth: ReaderAuthenticationKey?, mode: ReaderAuthMode) {
+        self.readerAuth = readerAuth
+        self.mode = mode
+    }
+
+    /// The DeviceRequest bytes for `requested`, bound to `transcript` by the reader signatures.
+    public func build(_ requested: RequestedItems, transcript: DCAPISessionTranscript) throws -> [UInt8] {
+        let encoder = CBOREncoder(mode: .deterministic)
+        let itemsRequests: [CBOR] = requested.documents.map { Self.itemsRequestBytes($0, encoder: encoder) }
+        let secondEdition = readerAuth != nil && mode.all
+        let deviceRequestInfo: CBOR? = secondEdition ? Self.deviceRequestInfoBytes(count: requested.documents.count, encoder: encoder) : nil
+        var docRequests: [CBOR] = []
+        for itemsRequest in itemsRequests {
+            var fields: [CBOR.Pair] = [.init("itemsRequest", itemsRequest)]
+            if let readerAuth, mode.perDocRequest {
+                let payload = encoder.encode(.embedded(.array([.text("ReaderAuthentication"), .encoded(transcript.bytes), itemsRequest])))
+                fields.append(.init("readerAuth", try readerAuth.sign(detachedPayload: payload)))
+            }
+            docRequests.append(.map(fields))
+        }
+        var request: [CBOR.Pair] = [
+            .init("version", .text(secondEdition ? "1.1" : "1.0")),
+            .init("docRequests", .array(docRequests)),
+        ]
+        if let readerAuth, mode.all, let deviceRequestInfo {
+            let payload = encoder.encode(.embedded(.array([
+                .text("ReaderAuthenticationAll"), .encoded(transcript.bytes), .array(itemsRequests), deviceRequestInfo,
+            ])))
+            request.append(.init("readerAuthAll", .array([try readerAuth.sign(detachedPayload: payload)])))
+            request.append(.init("deviceRequestInfo", deviceRequestInfo))
+        }
+        return encoder.encode(.map(request))
+    }
+
+    /// `ItemsRequestBytes = #6.24(bstr .cbor {"docType", "nameSpaces": {ns: {element: intentToRetain}}})`.
+    static func itemsRequestBytes(_ document: RequestedItems.Document, encoder: CBOREncoder) -> CBOR {
+        let nameSpaces: [CBOR.Pair] = document.nameSpaces.map { entry in
+            .init(.text(entry.nameSpace), .map(entry.elements.map { .init(.text($0.identifier), .bool($0.intentToRetain)) }))
+        }
+        let itemsRequest: CBOR = .map([.init("docType", .text(document.docType)), .init("nameSpaces", .map(nameSpaces))])
+        return .tagged(CBORTag.encodedCBOR, .bytes(encoder.encode(itemsRequest)))
+    }
+
+    /// `DeviceRequestInfoBytes`: one mandatory use case asking for every document together.
+    static func deviceRequestInfoBytes(count: Int, encoder: CBOREncoder) -> CBOR {
+        let set: CBOR = .array((0..<count).map { .unsigned(UInt64($0)) })
+        let info: CBOR = .map([.init("useCases", [.map([.init("mandatory", true), .init("documentSets", [set])])])])
+        return .tagged(CBORTag.encodedCBOR, .bytes(encoder.encode(info)))
+    }
+}

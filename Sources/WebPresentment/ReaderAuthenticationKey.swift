@@ -1,0 +1,108 @@
+import CBOR
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// The reader's signing key and certificate chain for `readerAuth`, checked once at start-up.
+///
+/// Rules: the chain file holds the reader (leaf) certificate first, then each issuer in order (the root may be
+/// included); every certificate is signed by the next; the leaf holds a P-256 key equal to the signing key and
+/// the mdoc reader EKU `1.0.18013.5.1.6`. The `x5chain` sent is the chain without a self-signed root: the wallet
+/// holds the roots it trusts (provider apps match the root's subject key identifier).
+public struct ReaderAuthenticationKey: Sendable {
+    /// ISO 18013-5 Annex B: id-mdl-kp-mdlReaderAuth.
+    public static let readerEKU: ASN1ObjectIdentifier = [1, 0, 18013, 5, 1, 6]
+
+    public let privateKey: P256.Signing.PrivateKey
+    /// Leaf first, as read from the chain file.
+    public let chain: [Certificate]
+    /// DER of the certificates sent in `x5chain`.
+    public let x5chain: [[UInt8]]
+    /// The subject key identifier of the root (when the chain includes it), else the leaf's authority key
+    /// identifier: the value provider apps list in `supportedAuthorityKeyIdentifiers`.
+    public let rootKeyIdentifier: [UInt8]?
+
+    /// A problem with the configured key or chain, naming which.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public enum Part: String, Sendable {
+            case signingKey
+            case certificateChain
+        }
+
+        public let part: Part
+        public let description: String
+    }
+
+    public init(keyPEM: String, chainPEM: String) throws(Problem) {
+        let key: P256.Signing.PrivateKey
+        do {
+            key = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        } catch {
+            throw Problem(part: .signingKey, description: "not a P-256 private key (PKCS#8 or SEC1 PEM)")
+        }
+        let documents: [PEMDocument]
+        do {
+            documents = try PEMDocument.parseMultiple(pemString: chainPEM)
+        } catch {
+            throw Problem(part: .certificateChain, description: "not PEM")
+        }
+        var chain: [Certificate] = []
+        var ders: [[UInt8]] = []
+        for (index, document) in documents.enumerated() where document.discriminator == "CERTIFICATE" {
+            do {
+                chain.append(try Certificate(derEncoded: document.derBytes))
+                ders.append(document.derBytes)
+            } catch {
+                throw Problem(part: .certificateChain, description: "certificate \(index + 1) is not a valid X.509 certificate")
+            }
+        }
+        guard let leaf = chain.first else { throw Problem(part: .certificateChain, description: "holds no certificate") }
+        guard chain.count <= 4 else { throw Problem(part: .certificateChain, description: "holds more than 4 certificates") }
+        guard let leafKey = P256.Signing.PublicKey(leaf.publicKey) else {
+            throw Problem(part: .certificateChain, description: "the reader certificate's key is not on P-256")
+        }
+        guard leafKey.rawRepresentation == key.publicKey.rawRepresentation else {
+            throw Problem(part: .signingKey, description: "does not match the reader certificate (the first in the chain)")
+        }
+        let usages = (try? leaf.extensions.extendedKeyUsage) ?? nil
+        guard let usages, usages.contains(ExtendedKeyUsage.Usage(oid: Self.readerEKU)) else {
+            throw Problem(part: .certificateChain,
+                          description: "the reader certificate lacks the mdoc reader extended key usage 1.0.18013.5.1.6")
+        }
+        for index in chain.indices.dropLast() {
+            let subject = chain[index], issuer = chain[index + 1]
+            guard subject.issuer == issuer.subject,
+                  issuer.publicKey.isValidSignature(subject.signature, for: subject)
+            else {
+                throw Problem(part: .certificateChain,
+                              description: "certificate \(index + 1) is not issued by certificate \(index + 2): the order "
+                                  + "must be reader certificate first, then each issuer")
+            }
+        }
+        let last = chain[chain.count - 1]
+        let endsWithRoot = chain.count > 1 && last.subject == last.issuer
+            && last.publicKey.isValidSignature(last.signature, for: last)
+        privateKey = key
+        self.chain = chain
+        x5chain = endsWithRoot ? Array(ders.dropLast()) : ders
+        if endsWithRoot, let ski = try? last.extensions.subjectKeyIdentifier {
+            rootKeyIdentifier = Array(ski.keyIdentifier)
+        } else if let aki = try? chain[x5chain.count - 1].extensions.authorityKeyIdentifier, let id = aki.keyIdentifier {
+            rootKeyIdentifier = Array(id)
+        } else {
+            rootKeyIdentifier = nil
+        }
+    }
+
+    /// Signs a detached-payload COSE_Sign1 (ES256, `x5chain` unprotected): `[h'a10126', {33: x5chain}, null, sig]`.
+    /// `payload` is the tag-24 ReaderAuthenticationBytes or ReaderAuthenticationAllBytes.
+    public func sign(detachedPayload payload: [UInt8]) throws -> CBOR {
+        let protected = CBOREncoder().encode(.map([.init(1, -7)]))
+        let toBeSigned = CBOREncoder().encode([.text("Signature1"), .bytes(protected), .bytes([]), .encoded(payload)])
+        // swift-crypto hashes with SHA-256 for P-256; the raw form is r || s, 64 bytes, as COSE wants.
+        let signature = try privateKey.signature(for: toBeSigned).rawRepresentation
+        let chainValue: CBOR = x5chain.count == 1 ? .bytes(x5chain[0]) : .array(x5chain.map { .bytes($0) })
+        return [.bytes(protected), .map([.init(33, chainValue)]), nil, .bytes(Array(signature))]
+    }
+}

@@ -1,0 +1,79 @@
+import CBOR
+import Crypto
+import Foundation
+import MDoc
+import SessionStore
+
+/// What the service keeps between creating a request and verifying its answer: the recipient private key, the
+/// exact encryptionInfo string, the origin and the requested elements. Stored as a ``SessionRecord`` of kind
+/// `web` whose payload is CBOR in ``SecretBytes`` (zeroed when released).
+public struct WebSession: Sendable {
+    public static let kind = "web"
+
+    public let origin: SerializedOrigin
+    public let encryptionInfo: String
+    public let recipientKey: P256.KeyAgreement.PrivateKey
+    public let requested: RequestedItems
+
+    public init(origin: SerializedOrigin, encryptionInfo: String, recipientKey: P256.KeyAgreement.PrivateKey,
+                requested: RequestedItems) {
+        self.origin = origin
+        self.encryptionInfo = encryptionInfo
+        self.recipientKey = recipientKey
+        self.requested = requested
+    }
+
+    public init(_ request: WebRequest) {
+        self.init(origin: request.origin, encryptionInfo: request.encryptionInfo.base64URL,
+                  recipientKey: request.recipientKey, requested: request.requested)
+    }
+
+    public var transcript: DCAPISessionTranscript {
+        DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin.text)
+    }
+
+    /// The record to store.
+    public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
+        var key = Array(recipientKey.rawRepresentation)
+        let documents: [CBOR] = requested.documents.map { document in
+            .array([.text(document.docType), .array(document.nameSpaces.map { entry in
+                .array([.text(entry.nameSpace), .array(entry.elements.map { .array([.text($0.identifier), .bool($0.intentToRetain)]) })])
+            })])
+        }
+        var payload = CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), .array(documents)])
+        key.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
+        return SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
+                             payload: SecretBytes(consuming: &payload))
+    }
+
+    /// Reads a stored record back; nil if the payload is not one this type wrote.
+    public init?(record: SessionRecord) {
+        guard record.kind == Self.kind else { return nil }
+        let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
+        guard let parts = decoded?.arrayValue, parts.count == 4,
+              let originText = parts[0].textValue, let origin = SerializedOrigin(originText),
+              let info = parts[1].textValue, let keyBytes = parts[2].bytesValue,
+              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes),
+              let documentItems = parts[3].arrayValue
+        else { return nil }
+        var documents: [RequestedItems.Document] = []
+        for item in documentItems {
+            guard let fields = item.arrayValue, fields.count == 2, let docType = fields[0].textValue,
+                  let nameSpaceItems = fields[1].arrayValue else { return nil }
+            var nameSpaces: [(nameSpace: String, elements: [RequestedItems.Element])] = []
+            for entry in nameSpaceItems {
+                guard let pair = entry.arrayValue, pair.count == 2, let nameSpace = pair[0].textValue,
+                      let elementItems = pair[1].arrayValue else { return nil }
+                var elements: [RequestedItems.Element] = []
+                for element in elementItems {
+                    guard let e = element.arrayValue, e.count == 2, let name = e[0].textValue, let retain = e[1].boolValue
+                    else { return nil }
+                    elements.append(.init(name, intentToRetain: retain))
+                }
+                nameSpaces.append((nameSpace, elements))
+            }
+            documents.append(.init(docType: docType, nameSpaces: nameSpaces))
+        }
+        self.init(origin: origin, encryptionInfo: info, recipientKey: key, requested: RequestedItems(documents: documents))
+    }
+}
