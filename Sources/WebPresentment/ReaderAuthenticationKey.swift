@@ -62,6 +62,14 @@ public struct ReaderAuthenticationKey: Sendable {
         guard let leafKey = P256.Signing.PublicKey(leaf.publicKey) else {
             throw Problem(part: .certificateChain, description: "the reader certificate's key is not on P-256")
         }
+        let matches = { (certificate: Certificate) in
+            P256.Signing.PublicKey(certificate.publicKey)?.rawRepresentation == key.publicKey.rawRepresentation
+        }
+        guard matches(leaf) || !chain.dropFirst().contains(where: matches) else {
+            throw Problem(part: .certificateChain,
+                          description: "the signing key's certificate is not first: the order must be reader certificate "
+                              + "first, then each issuer")
+        }
         guard leafKey.rawRepresentation == key.publicKey.rawRepresentation else {
             throw Problem(part: .signingKey, description: "does not match the reader certificate (the first in the chain)")
         }
@@ -99,7 +107,8 @@ public struct ReaderAuthenticationKey: Sendable {
     /// `payload` is the tag-24 ReaderAuthenticationBytes or ReaderAuthenticationAllBytes.
     public func sign(detachedPayload payload: [UInt8]) throws -> CBOR {
         let protected = CBOREncoder().encode(.map([.init(1, -7)]))
-        let toBeSigned = CBOREncoder().encode([.text("Signature1"), .bytes(protected), .bytes([]), .encoded(payload)])
+        // Sig_structure: the detached payload goes in as a byte string (RFC 9052 4.4).
+        let toBeSigned = CBOREncoder().encode([.text("Signature1"), .bytes(protected), .bytes([]), .bytes(payload)])
         // swift-crypto hashes with SHA-256 for P-256; the raw form is r || s, 64 bytes, as COSE wants.
         let signature = try privateKey.signature(for: toBeSigned).rawRepresentation
         let chainValue: CBOR = x5chain.count == 1 ? .bytes(x5chain[0]) : .array(x5chain.map { .bytes($0) })

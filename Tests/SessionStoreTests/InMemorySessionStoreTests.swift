@@ -1,0 +1,140 @@
+import Foundation
+@testable import SessionStore
+import Testing
+
+struct InMemorySessionStoreTests {
+    static let start = Date(timeIntervalSince1970: 2_000_000_000)
+
+    static func record(_ id: String, expiresIn seconds: TimeInterval = 300, kind: String = "web", at now: Date = start) -> SessionRecord {
+        SessionRecord(id: id, kind: kind, createdAt: now, expiresAt: now.addingTimeInterval(seconds), payload: SecretBytes([1, 2, 3]))
+    }
+
+    @Test func aSessionIsTakenOnceThenKnownAsUsed() throws {
+        let store = InMemorySessionStore(maximumSessions: 10)
+        try store.insert(Self.record("a"), now: Self.start)
+        guard case .taken(let record) = store.take(id: "a", kind: "web", now: Self.start) else {
+            Issue.record("not taken")
+            return
+        }
+        #expect(record.payload.bytes == [1, 2, 3])
+        guard case .alreadyUsed = store.take(id: "a", kind: "web", now: Self.start) else {
+            Issue.record("a second take must say already used")
+            return
+        }
+        guard case .notFound = store.take(id: "b", kind: "web", now: Self.start) else {
+            Issue.record("unknown")
+            return
+        }
+    }
+
+    @Test func anotherKindCannotTakeIt() throws {
+        let store = InMemorySessionStore(maximumSessions: 10)
+        try store.insert(Self.record("a", kind: "proximity"), now: Self.start)
+        guard case .notFound = store.take(id: "a", kind: "web", now: Self.start) else {
+            Issue.record("a web take found a proximity session")
+            return
+        }
+        guard case .taken = store.take(id: "a", kind: "proximity", now: Self.start) else {
+            Issue.record("the proximity session is gone")
+            return
+        }
+    }
+
+    @Test func anExpiredSessionSaysExpiredThenIsForgotten() throws {
+        let store = InMemorySessionStore(maximumSessions: 10, tombstoneSeconds: 600)
+        try store.insert(Self.record("a", expiresIn: 60), now: Self.start)
+        guard case .expired = store.take(id: "a", kind: "web", now: Self.start.addingTimeInterval(61)) else {
+            Issue.record("not expired")
+            return
+        }
+        guard case .expired = store.take(id: "a", kind: "web", now: Self.start.addingTimeInterval(120)) else {
+            Issue.record("the tombstone must keep saying expired")
+            return
+        }
+        store.sweep(now: Self.start.addingTimeInterval(60 + 601))
+        guard case .notFound = store.take(id: "a", kind: "web", now: Self.start.addingTimeInterval(700)) else {
+            Issue.record("tombstones must go after tombstoneSeconds")
+            return
+        }
+    }
+
+    @Test func aFullStoreEvictsExpiredSessionsFirstAndOtherwiseRefuses() throws {
+        let store = InMemorySessionStore(maximumSessions: 3)
+        try store.insert(Self.record("old", expiresIn: 10), now: Self.start)
+        try store.insert(Self.record("b"), now: Self.start)
+        try store.insert(Self.record("c"), now: Self.start)
+        #expect(throws: SessionStoreError.full(maximum: 3)) { try store.insert(Self.record("d"), now: Self.start) }
+        // Once "old" has expired, a new session takes its place.
+        try store.insert(Self.record("d"), now: Self.start.addingTimeInterval(11))
+        #expect(store.statistics(now: Self.start).live == 3)
+        guard case .expired = store.take(id: "old", kind: "web", now: Self.start.addingTimeInterval(11)) else {
+            Issue.record("the evicted session must be known as expired")
+            return
+        }
+    }
+
+    @Test func sweepingEmptiesTheStoreAfterExpiry() throws {
+        let store = InMemorySessionStore(maximumSessions: 1000, tombstoneSeconds: 300)
+        for index in 0..<500 { try store.insert(Self.record("s\(index)"), now: Self.start) }
+        for index in 0..<250 { _ = store.take(id: "s\(index)", kind: "web", now: Self.start) }
+        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 250, tombstones: 250, maximum: 1000))
+        #expect(store.sweep(now: Self.start.addingTimeInterval(301)) == 250)
+        #expect(store.statistics(now: Self.start).live == 0)
+        store.sweep(now: Self.start.addingTimeInterval(301 + 301))
+        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 1000))
+    }
+
+    @Test func tombstonesAreBounded() throws {
+        let store = InMemorySessionStore(maximumSessions: 100)
+        for index in 0..<1000 {
+            try store.insert(Self.record("s\(index)"), now: Self.start)
+            _ = store.take(id: "s\(index)", kind: "web", now: Self.start)
+        }
+        #expect(store.statistics(now: Self.start).tombstones <= 100)
+    }
+
+    @Test func concurrentTakesHandOutEachSessionOnce() async throws {
+        let store = InMemorySessionStore(maximumSessions: 1000)
+        for index in 0..<200 { try store.insert(Self.record("s\(index)"), now: Self.start) }
+        let counts = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var mine: [String] = []
+                    for index in 0..<200 {
+                        if case .taken(let record) = store.take(id: "s\(index)", kind: "web", now: Self.start) {
+                            mine.append(record.id)
+                        }
+                    }
+                    return mine
+                }
+            }
+            var counts: [String: Int] = [:]
+            for await ids in group { for id in ids { counts[id, default: 0] += 1 } }
+            return counts
+        }
+        #expect(counts.count == 200)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func identifiersAreLongRandomAndChecked() {
+        let ids = Set((0..<1000).map { _ in SessionIdentifier.make() })
+        #expect(ids.count == 1000)
+        #expect(ids.allSatisfy(SessionIdentifier.isWellFormed))
+        #expect(!SessionIdentifier.isWellFormed("short"))
+        #expect(!SessionIdentifier.isWellFormed(String(repeating: "+", count: 43)))
+    }
+
+    @Test func secretBytesAreZeroedWhenReleased() {
+        // The clearing routine that deinit runs, applied to a buffer we can still read.
+        var bytes: [UInt8] = [9, 9, 9, 9]
+        let secret = SecretBytes(consuming: &bytes)
+        #expect(bytes.isEmpty)
+        #expect(secret.bytes == [9, 9, 9, 9])
+        #expect("\(secret)" == "SecretBytes(4 bytes)")
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4)
+        _ = buffer.initialize(from: [1, 2, 3, 4])
+        SecretBytes.clear(buffer)
+        #expect(Array(buffer) == [0, 0, 0, 0])
+        buffer.deallocate()
+    }
+}
