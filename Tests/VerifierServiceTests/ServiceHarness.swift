@@ -39,7 +39,8 @@ final class ServiceHarness: Sendable {
     }
 
     /// `configure` edits the configuration object before it is written; `anchors` are copied into the trust folder.
-    init(anchors: [URL] = [], now: Date = TestClock.date("2030-01-01T00:00:00Z"),
+    /// `clock` overrides `now` when a test needs time to move.
+    init(anchors: [URL] = [], now: Date = TestClock.date("2030-01-01T00:00:00Z"), clock: ManualClock? = nil,
          configure: (inout [String: Any]) -> Void = { _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-\(UUID().uuidString)")
         let trust = folder.appendingPathComponent("trusted-iaca")
@@ -67,7 +68,7 @@ final class ServiceHarness: Sendable {
         let logger = Logger(label: "test") { label in
             JSONLogHandler(label: label, sink: { line in logs.append(line) })
         }
-        service = try VerifierService(configuration: configuration, logger: logger, now: { now })
+        service = try VerifierService(configuration: configuration, logger: logger, now: { clock?.now ?? now })
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0),
                            router: service.router(), observer: service.requestObserver())
         try server.start()
