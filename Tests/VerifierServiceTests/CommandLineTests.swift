@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import TestSupport
+import TrustStore
 
 /// The `verifierd` executable: exit codes and the operations commands.
 @Suite(.serialized)
@@ -174,5 +175,70 @@ struct CommandLineTests {
         let mint = try Self.run(["token", "mint", "--reader-instance-id", "reader-42"])
         #expect(mint.status == 0)
         #expect(mint.output.split(separator: ".").count == 3)
+    }
+
+    @Test func readerAuthInitWritesAChainTheServiceAccepts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-reader-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Self.run(["reader-auth", "init", "--out", folder.path])
+        #expect(run.status == 0)
+        let ski = run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(ski.count == 40 && ski.allSatisfy(\.isHexDigit))
+        for name in ["reader-auth.pem", "reader-root-key.pem"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        }
+        // The root's SKI is what was printed, and the service starts with the pair.
+        let rootPEM = try String(contentsOf: folder.appendingPathComponent("reader-root.pem"), encoding: .utf8)
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        check.arguments = ["x509", "-noout", "-ext", "subjectKeyIdentifier"]
+        let input = Pipe(), output = Pipe()
+        check.standardInput = input
+        check.standardOutput = output
+        try check.run()
+        input.fileHandleForWriting.write(Data(rootPEM.utf8))
+        try input.fileHandleForWriting.close()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(printed.replacingOccurrences(of: ":", with: "").lowercased().contains(ski))
+        let config = folder.appendingPathComponent("config.json")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trust"), withIntermediateDirectories: true)
+        try Data(#"{"trust": {"iacaDirectory": "trust"}, "readerAuth": {"signingKey": "reader-auth.pem", "certificateChain": "reader-auth-chain.pem"}, "web": {"allowedOrigins": ["https://a.example"]}}"#.utf8).write(to: config)
+        let decrypt = try Self.run(["web", "decrypt", "--config", config.path, "--encryption-info", "x", "--origin", "https://a.example",
+                                    "--key", folder.appendingPathComponent("reader-auth.pem").path, "--response", "x"])
+        // The configuration loads (no exit 78); the nonsense answer is simply not verified.
+        #expect(decrypt.status == 1)
+        #expect(decrypt.output.contains("\"verified\":false"))
+        let again = try Self.run(["reader-auth", "init", "--out", folder.path])
+        #expect(again.status != 0)
+    }
+
+    @Test(.enabled(if: Fixtures.sharedVectorsAvailable, "needs ../shared/vectors"))
+    func webDecryptVerifiesTheReferenceVector() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-webcli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trust"), withIntermediateDirectories: true)
+        try TrustDirectory.pem(try Fixtures.annexD("iaca_cert")).write(
+            to: folder.appendingPathComponent("trust/annex-d-iaca.pem"), atomically: true, encoding: .utf8)
+        let config = folder.appendingPathComponent("config.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}}"#.utf8).write(to: config)
+        let reference = Fixtures.sharedVectors.appendingPathComponent("annex-c/annexc-iso-reference")
+        func arguments(origin: String) -> [String] {
+            ["web", "decrypt", "--config", config.path,
+             "--encryption-info", "@" + reference.appendingPathComponent("encryption_info.b64url").path,
+             "--origin", origin, "--key", reference.appendingPathComponent("recipient_private_key_d.hex").path,
+             "--response", "@" + reference.appendingPathComponent("encrypted_response.b64url").path,
+             "--at", "2021-01-01T00:00:00Z"]
+        }
+        let run = try Self.run(arguments(origin: "https://example.com"))
+        #expect(run.status == 0)
+        #expect(run.output.contains("\"family_name\":\"Doe\""))
+        let wrong = try Self.run(arguments(origin: "https://example.org"))
+        #expect(wrong.status == 1)
+        #expect(wrong.output.contains("DECRYPTION_FAILED"))
+        let slash = try Self.run(arguments(origin: "https://example.com/"))
+        #expect(slash.status != 0)
+        #expect(!slash.output.contains("\"verified\":true"))
     }
 }

@@ -97,4 +97,48 @@ struct ConfigurationTests {
         #expect(try serviceError("{\(base), \"readerTokens\": {\"brandId\": \"b\", \"keyId\": \"k\", \"signingKey\": \"k.pem\", \"clientTokens\": [\"c\"]}}")?.key
                 == "readerTokens.signingKey")
     }
+
+    @Test func webAndReaderAuthSections() throws {
+        let base = #""trust": {"iacaDirectory": "trust"}"#
+        #expect(try error("{\(base), \"web\": {\"allowedOrigins\": []}}")?.key == "web.allowedOrigins")
+        #expect(try error("{\(base), \"web\": {\"allowedOrigins\": [\"https://a.example/\"]}}")?.key == "web.allowedOrigins[0]")
+        #expect(try error("{\(base), \"web\": {\"allowedOrigins\": [\"https://a.example\"], \"sessionTTLSeconds\": 5}}")?.key
+                == "web.sessionTTLSeconds")
+        #expect(try error("{\(base), \"readerAuth\": {\"signingKey\": \"k\", \"certificateChain\": \"c\", \"mode\": \"all\"}}")?.key
+                == "readerAuth.mode")
+        #expect(try error("{\(base), \"readerAuth\": {\"signingKey\": \"k\"}}")?.key == "readerAuth.certificateChain")
+        let loaded = try ConfigurationLoader.load(file: try write(
+            "{\(base), \"web\": {\"allowedOrigins\": [\"https://a.example\", \"http://localhost:8080\"]}}"), environment: [:])
+        #expect(loaded.web?.allowedOrigins.map(\.text) == ["https://a.example", "http://localhost:8080"])
+        #expect(loaded.web?.allowStatelessVerify == false)
+        #expect(loaded.web?.sessionTTLSeconds == 300)
+        #expect(loaded.readerAuth == nil)
+    }
+
+    @Test func readerAuthMaterialIsCheckedAtStartUp() throws {
+        let demo = Fixtures.testVectors.appendingPathComponent("demo/keys")
+        let key = try String(contentsOf: demo.appendingPathComponent("reader-auth.pem"), encoding: .utf8)
+        let chain = try String(contentsOf: demo.appendingPathComponent("reader-auth-chain.pem"), encoding: .utf8)
+        let otherKey = try String(contentsOf: demo.appendingPathComponent("reader-token.pem"), encoding: .utf8)
+        let blocks = chain.components(separatedBy: "-----END CERTIFICATE-----\n").filter { !$0.isEmpty }
+            .map { $0 + "-----END CERTIFICATE-----\n" }
+        let reversed = blocks.reversed().joined()
+        let iaca = try String(contentsOf: Fixtures.testVectors.appendingPathComponent("pki/ds-p256.pem"), encoding: .utf8)
+        func serviceError(key: String, chain: String) throws -> ConfigurationError? {
+            let json = #"{"trust": {"iacaDirectory": "trust"}, "readerAuth": {"signingKey": "k.pem", "certificateChain": "c.pem", "mode": "both"}}"#
+            let configuration = try ConfigurationLoader.load(file: try write(json, files: ["k.pem": key, "c.pem": chain]), environment: [:])
+            do {
+                _ = try VerifierService(configuration: configuration, logger: .init(label: "t"))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try serviceError(key: key, chain: chain) == nil)
+        #expect(try serviceError(key: otherKey, chain: chain)?.key == "readerAuth.signingKey")
+        #expect(try serviceError(key: key, chain: reversed)?.key == "readerAuth.certificateChain")
+        // A document signer certificate has no mdoc reader EKU.
+        #expect(try serviceError(key: key, chain: iaca)?.key == "readerAuth.signingKey")
+        #expect(try serviceError(key: "nope", chain: chain)?.key == "readerAuth.signingKey")
+    }
 }
