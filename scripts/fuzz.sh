@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes verifierd's parsers with libFuzzer + AddressSanitizer (Fuzz/ package).
 #
-# Usage: scripts/fuzz.sh [target: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope] [seconds, default 60]
+# Usage: scripts/fuzz.sh [target: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse] [seconds, default 60]
 # Seeds come from TestVectors (and ../shared/vectors when present). Crashes are written to Fuzz/crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
@@ -16,6 +16,25 @@ trap 'rm -rf "$CORPUS"' EXIT
 seed() { python3 -c "import sys; open(sys.argv[2],'wb').write(bytes.fromhex(open(sys.argv[1]).read().strip()))" "$1" "$CORPUS/$(basename "$1").bin"; }
 case "$TARGET" in
     FuzzAppleEnvelope) for f in ../TestVectors/apple/cases/*.envelope.hex; do seed "$f"; done ;;
+    FuzzWebResponse)
+        # The first byte selects the parser (see FuzzWebResponse.swift): seeds for each.
+        python3 - "$CORPUS" <<'PY'
+import base64, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+ref = pathlib.Path("../../shared/vectors/annex-c/annexc-iso-reference")
+def b64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+if ref.exists():
+    resp = (ref / "encrypted_response.b64url").read_text().strip()
+    info = (ref / "encryption_info.b64url").read_text().strip()
+    (out / "ref-response.bin").write_bytes(b"\x00" + b64(resp))
+    (out / "ref-response-text.bin").write_bytes(b"\x01" + resp.encode())
+    (out / "ref-info.bin").write_bytes(b"\x02" + info.encode())
+    (out / "ref-plaintext.bin").write_bytes(b"\x03" + bytes.fromhex((ref / "device_response.derived.cbor.hex").read_text().strip()))
+(out / "origin.bin").write_bytes(b"\x04https://shop.example:8443")
+for f in pathlib.Path("../TestVectors/mdoc/cases").glob("*.deviceresponse.hex"):
+    (out / (f.name + ".bin")).write_bytes(b"\x03" + bytes.fromhex(f.read_text().strip()))
+PY
+        ;;
     *) for f in ../TestVectors/mdoc/cases/*.deviceresponse.hex; do seed "$f"; done
        for f in ../../shared/vectors/iso18013-5-annex-d/device_response*.hex; do [ -f "$f" ] && seed "$f"; done ;;
 esac

@@ -521,15 +521,40 @@ enum OpenAPIDocument {
            "items": {
             "type": "object",
             "properties": {
-             "uri": {"type": "string"},
-             "kind": {"type": "string", "enum": ["statusList", "identifierList"]},
-             "entries": {"type": "integer"},
-             "fetchedAt": {"type": "string"},
-             "ageSeconds": {"type": "integer"},
-             "freshUntil": {"type": "string"},
-             "issuedAt": {"type": "string"},
-             "expiresAt": {"type": "string"},
-             "signerIaca": {"type": ["string", "null"]}
+             "uri": {
+              "type": "string"
+             },
+             "kind": {
+              "type": "string",
+              "enum": [
+               "statusList",
+               "identifierList"
+              ]
+             },
+             "entries": {
+              "type": "integer"
+             },
+             "fetchedAt": {
+              "type": "string"
+             },
+             "ageSeconds": {
+              "type": "integer"
+             },
+             "freshUntil": {
+              "type": "string"
+             },
+             "issuedAt": {
+              "type": "string"
+             },
+             "expiresAt": {
+              "type": "string"
+             },
+             "signerIaca": {
+              "type": [
+               "string",
+               "null"
+              ]
+             }
             }
            }
           }
@@ -744,6 +769,248 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "/v1/web/requests": {
+   "post": {
+    "summary": "Make a signed org-iso-mdoc request (ISO/IEC 18013-7 Annex C) and open a one-time session",
+    "operationId": "webCreateRequest",
+    "description": "Per request: a fresh P-256 recipient key and a 32-byte nonce. `request` is exactly what the page passes to navigator.credentials.get({mediation: \"required\", digital: {requests: [request]}}). The DeviceRequest is deterministic CBOR with itemsRequest as tag 24, signed with readerAuth / readerAuthAll as readerAuth.mode says (unsigned without a readerAuth section).",
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "origin"
+        ],
+        "properties": {
+         "origin": {
+          "type": "string",
+          "description": "the page's serialized origin (https://host[:port], no trailing slash); must be in web.allowedOrigins"
+         },
+         "documents": {
+          "type": "array",
+          "maxItems": 4,
+          "description": "default: org.iso.18013.5.1.mDL family_name, given_name, birth_date, age_over_21 (none retained)",
+          "items": {
+           "type": "object",
+           "required": [
+            "docType",
+            "elements"
+           ],
+           "properties": {
+            "docType": {
+             "type": "string"
+            },
+            "elements": {
+             "type": "object",
+             "description": "namespace -> element -> intentToRetain",
+             "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+               "type": "boolean"
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "the session and the request for the browser",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "sessionId",
+          "expiresAt",
+          "request"
+         ],
+         "properties": {
+          "sessionId": {
+           "type": "string",
+           "description": "43 characters of base64url; a bearer secret for one verification"
+          },
+          "expiresAt": {
+           "type": "string",
+           "format": "date-time"
+          },
+          "request": {
+           "type": "object",
+           "properties": {
+            "protocol": {
+             "type": "string",
+             "enum": [
+              "org-iso-mdoc"
+             ]
+            },
+            "data": {
+             "type": "object",
+             "properties": {
+              "deviceRequest": {
+               "type": "string",
+               "description": "base64url without padding of CBOR DeviceRequest"
+              },
+              "encryptionInfo": {
+               "type": "string",
+               "description": "base64url without padding of CBOR [\"dcapi\", {nonce, recipientPublicKey}]"
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "INVALID_REQUEST, ORIGIN_NOT_ALLOWED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "WEB_NOT_CONFIGURED, SESSION_STORE_FULL (with Retry-After), SESSION_STORE_UNAVAILABLE",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/web/verify": {
+   "post": {
+    "summary": "Decrypt and verify the browser's org-iso-mdoc answer",
+    "operationId": "webVerify",
+    "description": "With sessionId: the session is consumed by this call whatever its outcome. The transcript is [null, null, [\"dcapi\", SHA-256(CBOR([encryptionInfo, origin]))]]; HPKE base mode DHKEM(P-256)/HKDF-SHA256/AES-128-GCM with the transcript as info. The answer is compared with the request: check request.elements fails with ELEMENT_NOT_REQUESTED for a disclosed element that was not requested; requested elements that did not come back are listed in notReturned. Without sessionId (only with web.allowStatelessVerify): encryptionInfo, origin and recipientPrivateKey are required, and request.elements is notApplicable.",
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "response"
+        ],
+        "properties": {
+         "sessionId": {
+          "type": "string"
+         },
+         "response": {
+          "type": "string",
+          "description": "credential.data.response: base64url without padding of CBOR [\"dcapi\", {enc, cipherText}]"
+         },
+         "encryptionInfo": {
+          "type": "string",
+          "description": "stateless only: the exact string the page was given"
+         },
+         "origin": {
+          "type": "string",
+          "description": "stateless only: must be in web.allowedOrigins"
+         },
+         "recipientPrivateKey": {
+          "type": "string",
+          "description": "stateless only: base64 of the raw P-256 scalar, or PEM"
+         },
+         "verificationTime": {
+          "type": "string",
+          "format": "date-time",
+          "description": "honoured only when verification.allowVerificationTimeOverride is true"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "verified; claims included",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "not verified (DECRYPTION_FAILED, DOCUMENTS_NOT_RETURNED, ELEMENT_NOT_REQUESTED, any check): code, message and every check",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "INVALID_REQUEST, ENVELOPE_MALFORMED, ORIGIN_NOT_ALLOWED, STATELESS_VERIFY_DISABLED, INVALID_ENCRYPTION_INFO, INVALID_RECIPIENT_KEY, RECIPIENT_KEY_MISMATCH, VERIFICATION_TIME_OVERRIDE_DISABLED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "SESSION_NOT_FOUND",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "SESSION_ALREADY_USED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "410": {
+      "description": "SESSION_EXPIRED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "WEB_NOT_CONFIGURED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
   }
  },
  "components": {
@@ -802,7 +1069,8 @@ enum OpenAPIDocument {
        "mso.validity",
        "device.authentication",
        "device.keyAuthorizations",
-       "mso.status"
+       "mso.status",
+       "request.elements"
       ]
      },
      "outcome": {
@@ -849,9 +1117,11 @@ enum OpenAPIDocument {
      "STATUS_REVOKED",
      "STATUS_SUSPENDED",
      "STATUS_UNKNOWN",
+     "ELEMENT_NOT_REQUESTED",
      "DEVICE_RESPONSE_MALFORMED",
      "DEVICE_RESPONSE_LIMIT_EXCEEDED",
      "SESSION_TRANSCRIPT_MALFORMED",
+     "DOCUMENTS_NOT_RETURNED",
      "ENVELOPE_MALFORMED",
      "ENVELOPE_UNSUPPORTED",
      "RECIPIENT_KEY_UNKNOWN",
@@ -933,6 +1203,16 @@ enum OpenAPIDocument {
       "items": {
        "$ref": "#/components/schemas/Check"
       }
+     },
+     "notReturned": {
+      "type": "object",
+      "additionalProperties": {
+       "type": "array",
+       "items": {
+        "type": "string"
+       }
+      },
+      "description": "web flow: requested elements that the answer did not contain (the holder may decline), namespace -> element names; never values"
      }
     }
    },
