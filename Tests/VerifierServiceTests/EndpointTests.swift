@@ -20,7 +20,7 @@ struct EndpointTests {
         #expect(claims["org.iso.18013.5.1"]?["family_name"] as? String == "Mustermann")
         #expect(claims["org.iso.18013.5.1"]?["age_in_years"] as? Int == 53)
         #expect(document["deviceAuthentication"] as? String == "signature")
-        #expect((document["checks"] as? [[String: Any]])?.count == 9)
+        #expect((document["checks"] as? [[String: Any]])?.count == 10)
         #expect(response.headers["x-request-id"] != nil)
         // URL-safe alphabet without padding is accepted too.
         var urlSafe = body

@@ -38,6 +38,11 @@ public struct DeviceResponse: Sendable {
         var documents: [Document] = []
         if reader.optional("documents") != nil {
             let elements = try reader.array("documents")
+            // CDDL `? "documents": [+ Document]`: when present, at least one.
+            guard !elements.isEmpty else {
+                throw MDocDecodingError("DeviceResponse has an empty documents array (absent is allowed, empty is not)",
+                                        offset: item.offset)
+            }
             guard elements.count <= Self.maximumDocuments else {
                 throw MDocDecodingError("DeviceResponse holds \(elements.count) documents; at most \(Self.maximumDocuments) "
                                         + "are verified per response", offset: item.offset, code: .deviceResponseLimitExceeded)
