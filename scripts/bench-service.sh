@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks verifierd over HTTP (release build, demo configuration): POST /v1/apple/verify with the committed demo
-# request, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
+# request, POST /v1/web/verify with sessions prepared by the Python wallet, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
 # percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after). For the verify
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
 # server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
 # Usage: scripts/bench-service.sh [duration, default 10s] [connections, default 16]
+#        (WEB_BODIES=6000 sessions are prepared for a WEB_DURATION=3s run of /v1/web/verify)
 # Needs wrk (Debian: apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,11 +49,11 @@ LUA
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 TICKS_PER_SECOND="$(getconf CLK_TCK)"
 
-# run NAME SCRIPT URL: wrk plus the server's CPU per request; sets CPU_US.
+# run NAME SCRIPT URL [DURATION]: wrk plus the server's CPU per request; sets CPU_US.
 run() {
     local before after requests
     before="$(cpu_ticks)"
-    wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$2" "$3" | tee "$WORK/$1.out"
+    wrk -t2 -c"$CONNECTIONS" -d"${4:-$DURATION}" --latency -s "$2" "$3" | tee "$WORK/$1.out"
     after="$(cpu_ticks)"
     requests="$(awk '/requests in/ {print $1}' "$WORK/$1.out")"
     CPU_US="$(python3 -c "print(round(($after - $before) / $TICKS_PER_SECOND / $requests * 1e6, 1))")"
@@ -75,6 +76,39 @@ http = float(sys.argv[2])
 print(f"ratio of the cryptography floor per CPU second: over HTTP {floor / http:.2f} (floor {floor} µs, server "
       f"{http} µs per request, {http - full:.1f} µs above in-process), in process {floor / full:.2f}")
 PY
+
+# POST /v1/web/verify: one-use bodies (a session each) made by the Python wallet against this server, handed out so
+# that no body is sent twice (each wrk thread takes every other line). Replays would be cheap 409s, so the run
+# reports how many non-2xx answers it saw (0 expected).
+WEB_BODIES="${WEB_BODIES:-6000}"
+echo "== POST /v1/web/verify (Annex C: HPKE open + verify + session take; $WEB_BODIES sessions prepared) =="
+python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
+    --bench-bodies "$WEB_BODIES" --out "$WORK/web-bodies.jsonl"
+cat > "$WORK/web.lua" <<LUA
+local counter = 0
+function setup(thread)
+    thread:set("id", counter)
+    counter = counter + 1
+end
+function init(args)
+    bodies = {}
+    local index = 0
+    for line in io.lines("$WORK/web-bodies.jsonl") do
+        if index % 2 == id then table.insert(bodies, line) end
+        index = index + 1
+    end
+    position = 1
+    wrk.method = "POST"
+    wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+    local body = bodies[position] or bodies[#bodies]
+    position = position + 1
+    return wrk.format(nil, nil, nil, body)
+end
+LUA
+run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-3s}"
+grep -q "Non-2xx" "$WORK/web.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
 post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-client-token-TEST-ONLY"' > "$WORK/token.lua"

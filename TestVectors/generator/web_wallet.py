@@ -277,15 +277,21 @@ class _Entry:
 
 
 class _Issuer:
-    """The committed test document signer, in the shape generate.issue_document expects."""
+    """A committed test document signer, in the shape generate.issue_document expects."""
 
-    def __init__(self) -> None:
-        cert = x509.load_pem_x509_certificate((TV / "pki" / "ds-p256.pem").read_bytes())
-        key = serialization.load_pem_private_key((TV / "pki" / "keys" / "ds-p256.pem").read_bytes(), None)
-        self.entries = {"ds-p256": _Entry(cert, key)}
+    def __init__(self, certificate: Path, key: Path) -> None:
+        cert = x509.load_pem_x509_certificate(certificate.read_bytes())
+        private_key = serialization.load_pem_private_key(key.read_bytes(), None)
+        self.entries = {"ds-p256": _Entry(cert, private_key)}
 
 
-ISSUER = _Issuer()
+ISSUERS = {
+    # under TestVectors/pki/iaca-p256.pem (what the tests trust)
+    "test": lambda: _Issuer(TV / "pki" / "ds-p256.pem", TV / "pki" / "keys" / "ds-p256.pem"),
+    # under the demo IACA (what config/verifierd.json trusts), for benchmarks against the demo configuration
+    "demo": lambda: _Issuer(TV / "demo" / "issuer" / "demo-ds.pem", TV / "demo" / "issuer" / "demo-ds.key.pem"),
+}
+ISSUER = ISSUERS["test"]()
 
 
 def answer(made: MadeRequest, elements: list[str], origin: str | None = None, doc_type: str = g.MDL_DOCTYPE) -> bytes:
@@ -548,6 +554,16 @@ def self_test() -> int:
     return 0
 
 
+def bench_bodies(c: Client, count: int, out: Path, threads: int = 8) -> int:
+    """Makes `count` sessions and writes one /v1/web/verify body per line (each valid once), for wrk."""
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        made = list(pool.map(lambda _: c.make(), range(count)))
+    with out.open("w") as file:
+        for m in made:
+            file.write(json.dumps({"sessionId": m.session_id, "response": sealed_answer(m, ["family_name", "age_over_21"])}) + "\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url")
@@ -555,13 +571,23 @@ def main() -> int:
     parser.add_argument("--mode", choices=["readerAuth", "readerAuthAll", "both"], default="both")
     parser.add_argument("--scenarios", help="comma-separated; default all")
     parser.add_argument("--self-test", action="store_true")
+    parser.add_argument("--issuer", choices=sorted(ISSUERS), default="test",
+                        help="document signer: test (TestVectors/pki) or demo (the demo configuration's)")
+    parser.add_argument("--bench-bodies", type=int, metavar="N", help="write N one-use verify bodies to --out and exit")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    global ISSUER
+    ISSUER = ISSUERS[args.issuer]()
     if args.self_test:
         return self_test()
     if not args.base_url:
         parser.error("--base-url is required")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
     client = Client(args.base_url, args.mode, root)
+    if args.bench_bodies:
+        if not args.out:
+            parser.error("--bench-bodies needs --out")
+        return bench_bodies(client, args.bench_bodies, args.out)
     names = args.scenarios.split(",") if args.scenarios else list(SCENARIOS)
     passed = failed = 0
     for name in names:

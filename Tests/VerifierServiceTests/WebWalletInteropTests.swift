@@ -89,7 +89,8 @@ struct WebWalletInteropTests {
         expectAllPassed(outcome, Self.everyScenario + ["concurrency"])
         let store = harness.service.sessionStore
         let afterRun = await store.statistics(now: clock.now)
-        #expect(afterRun.live == 0, "every session was used")
+        // Every session was used except the two that request-shape makes only to compare.
+        #expect(afterRun.live == 2)
         #expect(afterRun.tombstones >= 500)
         let peak = Self.residentBytes()
         clock.advance(by: 301 + 301)
