@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
+        .library(name: "ReaderAuthentication", targets: ["ReaderAuthentication"]),
+        .library(name: "Proximity", targets: ["Proximity"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
         .executable(name: "verifierd", targets: ["verifierd"]),
     ],
@@ -69,6 +71,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
+        // ISO 18013-5 proximity reader sessions run by the backend: DeviceEngagement, session keys, SessionEstablishment,
+        // SessionData. No HTTP.
+        .target(name: "Proximity", dependencies: [
+            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -93,10 +101,18 @@ let package = Package(
         // One-time sessions (web requests, later proximity sessions): a store protocol with an atomic take, and the
         // bounded in-memory default. No HTTP.
         .target(name: "SessionStore", dependencies: ["Encodings"], swiftSettings: strict),
-        // ISO/IEC 18013-7 Annex C ("org-iso-mdoc" over the Digital Credentials API): signed DeviceRequests,
-        // EncryptionInfo, the dcapi transcript, HPKE-sealed answers. No HTTP.
+        // The reader's side of a request: signed DeviceRequests (readerAuth, readerAuthAll) and the reader key and
+        // certificate chain that sign them. Shared by the web and proximity flows. No HTTP.
+        .target(name: "ReaderAuthentication", dependencies: [
+            "CBOR", "MDoc",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
+        // ISO/IEC 18013-7 Annex C ("org-iso-mdoc" over the Digital Credentials API): EncryptionInfo, the dcapi
+        // transcript, HPKE-sealed answers, web sessions. No HTTP.
         .target(name: "WebPresentment", dependencies: [
-            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore",
+            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -104,7 +120,7 @@ let package = Package(
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings",
+            "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -113,7 +129,7 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings",
+            "WebPresentment", "Encodings", "ReaderAuthentication",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -130,16 +146,21 @@ let package = Package(
         .testTarget(name: "ReaderTokenTests", dependencies: [
             "ReaderToken", "Encodings", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        .testTarget(name: "ProximityTests", dependencies: [
+            "Proximity", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "ReaderAuthentication", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
         .testTarget(name: "WebPresentmentTests", dependencies: [
             "WebPresentment", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "Encodings", "TestSupport",
+            "ReaderAuthentication",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings",
+            "WebPresentment", "SessionStore", "Encodings", "Proximity",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -7,6 +7,7 @@ import MDoc
 import SessionStore
 import StatusList
 import TrustStore
+import ReaderAuthentication
 import WebPresentment
 
 /// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.

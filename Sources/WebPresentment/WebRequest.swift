@@ -2,6 +2,7 @@ import CBOR
 import Crypto
 import Encodings
 import MDoc
+import ReaderAuthentication
 
 /// One Annex C request, as the page passes it to `navigator.credentials.get`, and what verifying its answer needs.
 public struct WebRequest: Sendable {
@@ -28,7 +29,7 @@ public struct WebRequest: Sendable {
         self.recipientKey = key
         self.encryptionInfo = info
         self.transcript = transcript
-        self.deviceRequest = Base64URL.encode(try builder.build(requested, transcript: transcript))
+        self.deviceRequest = Base64URL.encode(try builder.build(requested, sessionTranscript: transcript.bytes))
     }
 }
 

@@ -35,12 +35,7 @@ public struct WebSession: Sendable {
     /// The record to store.
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         var key = Array(recipientKey.rawRepresentation)
-        let documents: [CBOR] = requested.documents.map { document in
-            .array([.text(document.docType), .array(document.nameSpaces.map { entry in
-                .array([.text(entry.nameSpace), .array(entry.elements.map { .array([.text($0.identifier), .bool($0.intentToRetain)]) })])
-            })])
-        }
-        var payload = CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), .array(documents)])
+        var payload = CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested.storageForm])
         key.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
         return SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
                              payload: SecretBytes(consuming: &payload))
@@ -54,26 +49,8 @@ public struct WebSession: Sendable {
               let originText = parts[0].textValue, let origin = SerializedOrigin(originText),
               let info = parts[1].textValue, let keyBytes = parts[2].bytesValue,
               let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes),
-              let documentItems = parts[3].arrayValue
+              let requested = RequestedItems(storageForm: parts[3])
         else { return nil }
-        var documents: [RequestedItems.Document] = []
-        for item in documentItems {
-            guard let fields = item.arrayValue, fields.count == 2, let docType = fields[0].textValue,
-                  let nameSpaceItems = fields[1].arrayValue else { return nil }
-            var nameSpaces: [(nameSpace: String, elements: [RequestedItems.Element])] = []
-            for entry in nameSpaceItems {
-                guard let pair = entry.arrayValue, pair.count == 2, let nameSpace = pair[0].textValue,
-                      let elementItems = pair[1].arrayValue else { return nil }
-                var elements: [RequestedItems.Element] = []
-                for element in elementItems {
-                    guard let e = element.arrayValue, e.count == 2, let name = e[0].textValue, let retain = e[1].boolValue
-                    else { return nil }
-                    elements.append(.init(name, intentToRetain: retain))
-                }
-                nameSpaces.append((nameSpace, elements))
-            }
-            documents.append(.init(docType: docType, nameSpaces: nameSpaces))
-        }
-        self.init(origin: origin, encryptionInfo: info, recipientKey: key, requested: RequestedItems(documents: documents))
+        self.init(origin: origin, encryptionInfo: info, recipientKey: key, requested: requested)
     }
 }

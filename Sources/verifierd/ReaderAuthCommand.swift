@@ -1,7 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
-import WebPresentment
+import ReaderAuthentication
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import SwiftASN1
 import Testing
 import TestSupport
 import X509
+@testable import ReaderAuthentication
 @testable import WebPresentment
 
 /// Start-up checks of the readerAuth key and chain: each rule has a passing and a failing case.

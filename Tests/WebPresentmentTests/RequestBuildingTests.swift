@@ -8,6 +8,7 @@ import SwiftASN1
 import Testing
 import TestSupport
 import X509
+@testable import ReaderAuthentication
 @testable import WebPresentment
 
 /// DeviceRequest, EncryptionInfo and reader authentication as we build them, checked by reading them back.

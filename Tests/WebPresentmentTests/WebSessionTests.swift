@@ -3,6 +3,7 @@ import Foundation
 import MDoc
 import SessionStore
 import Testing
+@testable import ReaderAuthentication
 @testable import WebPresentment
 
 struct WebSessionTests {

@@ -54,4 +54,13 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case decryptionFailed = "DECRYPTION_FAILED"
     /// The nonce given for the transcript is empty or longer than 64 bytes.
     case nonceInvalid = "NONCE_INVALID"
+    // Proximity sessions (ISO 18013-5 SessionData)
+    /// SessionData is not `{? "data": bstr, ? "status": uint}`.
+    case sessionDataMalformed = "SESSION_DATA_MALFORMED"
+    /// The mdoc encrypted with a message counter other than the next one expected (replayed or out of order).
+    case sessionCounterInvalid = "SESSION_COUNTER_INVALID"
+    /// The mdoc encrypted with the wrong session key (SKReader instead of SKDevice).
+    case sessionKeyMismatch = "SESSION_KEY_MISMATCH"
+    /// The mdoc ended the session with a status (10, 11 or 20) instead of answering.
+    case sessionEndedByDevice = "SESSION_ENDED_BY_DEVICE"
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import ReaderAuthentication
 import WebPresentment
 
 /// Reads the JSON configuration file, applies `VERIFIERD_*` environment overrides and secret files, and checks

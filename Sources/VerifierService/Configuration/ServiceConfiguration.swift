@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import ReaderAuthentication
 import WebPresentment
 
 /// verifierd's configuration, after the file, environment overrides and secret files have been merged and every

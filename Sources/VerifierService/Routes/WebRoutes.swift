@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import MDoc
 import SessionStore
+import ReaderAuthentication
 import WebPresentment
 
 /// `POST /v1/web/requests` and `POST /v1/web/verify`: ISO 18013-7 Annex C over the Digital Credentials API.

@@ -1,8 +1,7 @@
 import CBOR
-import Encodings
 import MDoc
 
-/// Builds the `DeviceRequest` of an Annex C request (ISO 18013-5 8.3.2.1.2.1), signed as the mode says.
+/// Builds a `DeviceRequest` (ISO 18013-5 8.3.2.1.2.1) for a web or proximity request, signed as the mode says.
 ///
 /// Encoding is deterministic (RFC 8949 4.2.1: map keys sorted by their encoded bytes, shortest heads, definite
 /// lengths), which browsers accept and which never repeats a key. `itemsRequest` and `deviceRequestInfo` are
@@ -16,8 +15,9 @@ public struct DeviceRequestBuilder: Sendable {
         self.mode = mode
     }
 
-    /// The DeviceRequest bytes for `requested`, bound to `transcript` by the reader signatures.
-    public func build(_ requested: RequestedItems, transcript: DCAPISessionTranscript) throws -> [UInt8] {
+    /// The DeviceRequest bytes for `requested`, bound to the SessionTranscript (its CBOR bytes, not tag-24 wrapped)
+    /// by the reader signatures.
+    public func build(_ requested: RequestedItems, sessionTranscript: [UInt8]) throws -> [UInt8] {
         let encoder = CBOREncoder(mode: .deterministic)
         let itemsRequests: [CBOR] = requested.documents.map { Self.itemsRequestBytes($0, encoder: encoder) }
         let secondEdition = readerAuth != nil && mode.all
@@ -26,7 +26,7 @@ public struct DeviceRequestBuilder: Sendable {
         for itemsRequest in itemsRequests {
             var fields: [CBOR.Pair] = [.init("itemsRequest", itemsRequest)]
             if let readerAuth, mode.perDocRequest {
-                let payload = encoder.encode(.embedded(.array([.text("ReaderAuthentication"), .encoded(transcript.bytes), itemsRequest])))
+                let payload = encoder.encode(.embedded(.array([.text("ReaderAuthentication"), .encoded(sessionTranscript), itemsRequest])))
                 fields.append(.init("readerAuth", try readerAuth.sign(detachedPayload: payload)))
             }
             docRequests.append(.map(fields))
@@ -37,7 +37,7 @@ public struct DeviceRequestBuilder: Sendable {
         ]
         if let readerAuth, mode.all, let deviceRequestInfo {
             let payload = encoder.encode(.embedded(.array([
-                .text("ReaderAuthenticationAll"), .encoded(transcript.bytes), .array(itemsRequests), deviceRequestInfo,
+                .text("ReaderAuthenticationAll"), .encoded(sessionTranscript), .array(itemsRequests), deviceRequestInfo,
             ])))
             request.append(.init("readerAuthAll", .array([try readerAuth.sign(detachedPayload: payload)])))
             request.append(.init("deviceRequestInfo", deviceRequestInfo))
