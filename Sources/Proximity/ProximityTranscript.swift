@@ -12,19 +12,22 @@ public struct ProximityTranscript: Sendable, Equatable {
     public let taggedBytes: [UInt8]
     /// `EReaderKeyBytes = #6.24(bstr .cbor COSE_Key)`.
     public let eReaderKeyBytes: [UInt8]
+    /// The COSE_Key inside `eReaderKeyBytes`.
+    public let eReaderCOSEKey: [UInt8]
 
     /// `handover` is one encoded CBOR item (e.g. the NFC handover) or nil for the QR handover (`null`).
     public init(engagement: DeviceEngagement, eReaderKey: P256.KeyAgreement.PublicKey, handover: [UInt8]?) {
-        eReaderKeyBytes = Self.eReaderKeyBytes(eReaderKey)
+        eReaderCOSEKey = Self.coseKey(eReaderKey)
+        eReaderKeyBytes = CBOREncoder().encode(.tagged(CBORTag.encodedCBOR, .bytes(eReaderCOSEKey)))
         bytes = CBOREncoder().encode([.encoded(engagement.taggedBytes), .encoded(eReaderKeyBytes), handover.map { .encoded($0) } ?? nil])
         taggedBytes = CBOREncoder().encode(.tagged(CBORTag.encodedCBOR, .bytes(bytes)))
     }
 
-    /// The reader key as a tag-24 COSE_Key `{1: 2, -1: 1, -2: x, -3: y}`.
-    public static func eReaderKeyBytes(_ key: P256.KeyAgreement.PublicKey) -> [UInt8] {
+    /// The reader key as a COSE_Key `{1: 2, -1: 1, -2: x, -3: y}`.
+    public static func coseKey(_ key: P256.KeyAgreement.PublicKey) -> [UInt8] {
         let point = Array(key.x963Representation)
-        let coseKey: CBOR = .map([.init(1, 2), .init(-1, 1), .init(-2, .bytes(Array(point[1..<33]))), .init(-3, .bytes(Array(point[33..<65])))])
-        return CBOREncoder().encode(.embedded(coseKey))
+        return CBOREncoder().encode(.map([.init(1, 2), .init(-1, 1), .init(-2, .bytes(Array(point[1..<33]))),
+                                          .init(-3, .bytes(Array(point[33..<65])))]))
     }
 
     static let handoverLimits = CBORDecodingLimits(maxDepth: 16, maxItems: 1024, maxInputBytes: 16 << 10)

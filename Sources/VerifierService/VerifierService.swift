@@ -74,7 +74,7 @@ public final class VerifierService: Sendable {
             try Self.loadReaderAuthKey(section)
         }
         self.sessionStore = sessionStore ?? InMemorySessionStore(
-            maximumSessions: configuration.web?.maxSessions ?? 1,
+            maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
     }
 
@@ -102,6 +102,8 @@ public final class VerifierService: Sendable {
         router.post("/v1/apple/session-transcript") { [self] in await respond($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
         router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
         router.post("/v1/web/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await webVerify(r) } }
+        router.post("/v1/proximity/sessions") { [self] in await respond($0) { r throws(ServiceProblem) in try await createProximitySession(r) } }
+        router.post("/v1/proximity/sessions/:id/messages") { [self] in await respond($0) { r throws(ServiceProblem) in try await proximityMessage(r) } }
         router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
         router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
         router.get("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try listAnchors(r) } }
@@ -202,20 +204,23 @@ public final class VerifierService: Sendable {
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.
-    func reportResponse(_ report: VerificationReport, endpoint: String, started: ContinuousClock.Instant)
-        throws(ServiceProblem) -> HTTPServerResponse
+    /// `extra` members are appended to the report object (e.g. the proximity `reply`).
+    func reportResponse(_ report: VerificationReport, endpoint: String, started: ContinuousClock.Instant,
+                        extra: [(String, JSON?)] = []) throws(ServiceProblem) -> HTTPServerResponse
     {
         let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
         metrics.verification(endpoint: endpoint, outcome: outcome, duration: ContinuousClock.now - started)
         if let code = report.failureCode, report.documents.isEmpty,
-           [.envelopeMalformed, .envelopeUnsupported, .nonceInvalid, .sessionTranscriptMalformed].contains(code)
+           [.envelopeMalformed, .envelopeUnsupported, .nonceInvalid, .sessionTranscriptMalformed,
+            .sessionDataMalformed].contains(code)
         {
             var problem = ServiceProblem(.badRequest, code.rawValue, report.failureDetail ?? code.rawValue)
             problem.logAnnotations = ["outcome": outcome]
             throw problem
         }
-        var response = HTTPServerResponse.json(ReportJSON.body(report, includeClaims: true),
-                                               status: report.verified ? .ok : .unprocessableContent)
+        var body = ReportJSON.body(report, includeClaims: true)
+        if !extra.isEmpty, case .object(let members) = body { body = .object(members + extra) }
+        var response = HTTPServerResponse.json(body, status: report.verified ? .ok : .unprocessableContent)
         // The outcome code goes into the request's single access-log line (never claims or details).
         response.logAnnotations = ["outcome": outcome]
         return response

@@ -57,8 +57,8 @@ struct RequestBuildingTests {
 
     @Test func requestsAreFreshEachTime() throws {
         let builder = DeviceRequestBuilder(readerAuth: nil, mode: .readerAuth)
-        let first = try WebRequest(origin: Self.origin, requested: WebRequestLimits.defaultRequest, builder: builder)
-        let second = try WebRequest(origin: Self.origin, requested: WebRequestLimits.defaultRequest, builder: builder)
+        let first = try WebRequest(origin: Self.origin, requested: RequestLimits.defaultRequest, builder: builder)
+        let second = try WebRequest(origin: Self.origin, requested: RequestLimits.defaultRequest, builder: builder)
         #expect(first.encryptionInfo.nonce != second.encryptionInfo.nonce)
         #expect(first.encryptionInfo.nonce.count >= 16)
         #expect(first.recipientKey.rawRepresentation != second.recipientKey.rawRepresentation)
@@ -112,7 +112,7 @@ struct RequestBuildingTests {
     @Test(arguments: ReaderAuthMode.allCases)
     func readerAuthenticationVerifies(mode: ReaderAuthMode) throws {
         let requested = RequestedItems(documents: [
-            WebRequestLimits.defaultRequest.documents[0],
+            RequestLimits.defaultRequest.documents[0],
             .init(docType: "org.iso.23220.photoid.1", nameSpaces: [("org.iso.23220.1", [.init("family_name_unicode", intentToRetain: true)])]),
         ])
         let request = try WebRequest(origin: Self.origin, requested: requested,
@@ -133,7 +133,7 @@ struct RequestBuildingTests {
     }
 
     @Test func aTamperedTranscriptBreaksTheSignature() throws {
-        let request = try WebRequest(origin: Self.origin, requested: WebRequestLimits.defaultRequest,
+        let request = try WebRequest(origin: Self.origin, requested: RequestLimits.defaultRequest,
                                      builder: DeviceRequestBuilder(readerAuth: try Self.demoReaderKey(), mode: .readerAuth))
         let bytes = try #require(Base64URL.decode(request.deviceRequest))
         let item = try CBORDecoder().decode(Array(bytes))
@@ -148,7 +148,7 @@ struct RequestBuildingTests {
     }
 
     @Test func unsignedRequestsAreVersionOneWithoutReaderAuth() throws {
-        let request = try WebRequest(origin: Self.origin, requested: WebRequestLimits.defaultRequest,
+        let request = try WebRequest(origin: Self.origin, requested: RequestLimits.defaultRequest,
                                      builder: DeviceRequestBuilder(readerAuth: nil, mode: .both))
         let (top, signatures) = try readBack(request)
         #expect(signatures == 0)
@@ -174,13 +174,13 @@ struct RequestBuildingTests {
     }
 
     @Test func limitsOnWhatARequestMayAsk() {
-        #expect(WebRequestLimits.problem(with: WebRequestLimits.defaultRequest) == nil)
-        #expect(WebRequestLimits.problem(with: RequestedItems(documents: [])) != nil)
-        let five = RequestedItems(documents: Array(repeating: WebRequestLimits.defaultRequest.documents[0], count: 5))
-        #expect(WebRequestLimits.problem(with: five) != nil)
+        #expect(RequestLimits.problem(with: RequestLimits.defaultRequest) == nil)
+        #expect(RequestLimits.problem(with: RequestedItems(documents: [])) != nil)
+        let five = RequestedItems(documents: Array(repeating: RequestLimits.defaultRequest.documents[0], count: 5))
+        #expect(RequestLimits.problem(with: five) != nil)
         let many = RequestedItems(documents: [.init(docType: "x", nameSpaces: [("ns", (0..<300).map { .init("e\($0)", intentToRetain: false) })])])
-        #expect(WebRequestLimits.problem(with: many) != nil)
+        #expect(RequestLimits.problem(with: many) != nil)
         let empty = RequestedItems(documents: [.init(docType: "x", nameSpaces: [("ns", [.init("", intentToRetain: false)])])])
-        #expect(WebRequestLimits.problem(with: empty) != nil)
+        #expect(RequestLimits.problem(with: empty) != nil)
     }
 }

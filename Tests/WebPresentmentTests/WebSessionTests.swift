@@ -8,7 +8,7 @@ import Testing
 
 struct WebSessionTests {
     @Test func aSessionSurvivesTheStoreByteForByte() throws {
-        let request = try WebRequest(origin: SerializedOrigin("https://shop.example")!, requested: WebRequestLimits.defaultRequest,
+        let request = try WebRequest(origin: SerializedOrigin("https://shop.example")!, requested: RequestLimits.defaultRequest,
                                      builder: DeviceRequestBuilder(readerAuth: nil, mode: .readerAuth))
         let record = WebSession(request).record(id: "id", createdAt: Date(), expiresAt: Date())
         #expect(record.kind == "web")

@@ -22,6 +22,7 @@ public enum ConfigurationLoader {
                    "staleGraceSeconds"],
         "readerAuth": ["signingKey", "certificateChain", "mode"],
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
+        "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
     ]
 
     /// The environment variable for a key.
@@ -317,6 +318,11 @@ public enum ConfigurationLoader {
             configuration.status = status
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
+            if sectionPresent("proximity") {
+                configuration.proximity = ServiceConfiguration.Proximity(
+                    sessionTTLSeconds: try int("proximity", "sessionTTLSeconds", default: 300, range: 30...3600),
+                    allowInjectedReaderKey: try bool("proximity", "allowInjectedReaderKey", default: false))
+            }
             return configuration
         }
 

@@ -89,8 +89,16 @@ public struct ServiceConfiguration: Sendable {
         public var sessionTTLSeconds = 300
         /// Whether `/v1/web/verify` accepts a caller-held key and encryptionInfo instead of a session.
         public var allowStatelessVerify = false
-        /// Most live sessions held in memory; past it, requests get 503 `SESSION_STORE_FULL`.
-        public var maxSessions = 100_000
+        /// Most live sessions held in memory (web and proximity together); past it, 503 `SESSION_STORE_FULL`.
+        public var maxSessions = defaultMaxSessions
+        public static let defaultMaxSessions = 100_000
+    }
+
+    /// Proximity reader sessions run by the service (ISO 18013-5 session encryption).
+    public struct Proximity: Sendable {
+        public var sessionTTLSeconds = 300
+        /// Test hook: accept `eReaderPrivateKey` on session creation (to replay published vectors). Never in production.
+        public var allowInjectedReaderKey = false
     }
 
     public var server = Server()
@@ -102,6 +110,7 @@ public struct ServiceConfiguration: Sendable {
     public var status = Status()
     public var readerAuth: ReaderAuth?
     public var web: Web?
+    public var proximity: Proximity?
     /// The file the configuration came from.
     public var file: URL
 }

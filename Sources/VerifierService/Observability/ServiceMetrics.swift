@@ -48,9 +48,10 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    /// Web sessions by event: created, taken, replayed, expired, store_full (a fixed set chosen by the service).
-    func webSession(event: String) {
-        Counter(label: "verifierd_web_sessions_total", dimensions: [("event", event)], factory: factory).increment()
+    /// Sessions by flow (web, proximity) and event (created, taken, replayed, expired, store_full): fixed sets
+    /// chosen by the service.
+    func session(flow: String, event: String) {
+        Counter(label: "verifierd_sessions_total", dimensions: [("flow", flow), ("event", event)], factory: factory).increment()
     }
 
     func readerToken(outcome: String) {

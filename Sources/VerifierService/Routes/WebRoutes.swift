@@ -51,8 +51,8 @@ extension VerifierService {
         let web = try webConfiguration()
         let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
         let origin = try allowedOrigin(body.origin, web)
-        let requested = body.documents.map(Self.requestedItems) ?? WebRequestLimits.defaultRequest
-        if let problem = WebRequestLimits.problem(with: requested) {
+        let requested = body.documents.map(Self.requestedItems) ?? RequestLimits.defaultRequest
+        if let problem = RequestLimits.problem(with: requested) {
             throw ServiceProblem.invalidRequest(problem)
         }
         let made: WebRequest
@@ -66,23 +66,8 @@ extension VerifierService {
         let created = now()
         let expiresAt = created.addingTimeInterval(TimeInterval(web.sessionTTLSeconds))
         let id = SessionIdentifier.make()
-        do {
-            try await sessionStore.insert(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt),
-                                          now: created)
-        } catch {
-            var problem: ServiceProblem
-            switch error {
-            case .full(let maximum):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
-                                         "\(maximum) sessions are open; try again when some have been used or expired")
-                problem.headers[.retryAfter] = "5"
-            case .unavailable(let reason):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_UNAVAILABLE", reason)
-            }
-            metrics.webSession(event: "store_full")
-            throw problem
-        }
-        metrics.webSession(event: "created")
+        try await storeSession(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt), now: created)
+        metrics.session(flow: "web", event: "created")
         let data: JSON = .object([
             ("deviceRequest", .string(made.deviceRequest)), ("encryptionInfo", .string(made.encryptionInfo.base64URL)),
         ])
@@ -129,27 +114,13 @@ extension VerifierService {
         return try reportResponse(report, endpoint: "web", started: started)
     }
 
-    /// Takes the session once: whatever happens next, it cannot be used again (no decryption oracle).
+    /// Takes the web session once: whatever happens next, it cannot be used again (no decryption oracle).
     func takeWebSession(_ id: String) async throws(ServiceProblem) -> WebSession {
-        guard SessionIdentifier.isWellFormed(id) else {
-            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        let record = try await takeSession(id, kind: WebSession.kind, flow: "web")
+        guard let session = WebSession(record: record) else {
+            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
         }
-        switch await sessionStore.take(id: id, kind: WebSession.kind, now: now()) {
-        case .taken(let record):
-            guard let session = WebSession(record: record) else {
-                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
-            }
-            metrics.webSession(event: "taken")
-            return session
-        case .alreadyUsed:
-            metrics.webSession(event: "replayed")
-            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; make a new request")
-        case .expired:
-            metrics.webSession(event: "expired")
-            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; make a new request")
-        case .notFound:
-            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
-        }
+        return session
     }
 
     /// The stateless variant: the caller keeps the key and the encryptionInfo string.

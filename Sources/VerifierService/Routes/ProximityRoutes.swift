@@ -1,0 +1,124 @@
+import CBOR
+import Crypto
+import Foundation
+import HTTPServer
+import MDoc
+import Proximity
+import ReaderAuthentication
+import SessionStore
+
+/// `POST /v1/proximity/sessions` and `POST /v1/proximity/sessions/{id}/messages`: the backend side of an ISO 18013-5
+/// reader whose device only relays bytes (BLE, NFC stay on the device).
+extension VerifierService {
+    struct ProximitySessionBody: Decodable {
+        let deviceEngagement: String
+        let handover: String?
+        let documents: [WebRequestBody.DocumentBody]?
+        let deviceRequest: String?
+        let eReaderPrivateKey: String?
+    }
+
+    struct ProximityMessageBody: Decodable {
+        let sessionData: String
+        let verificationTime: String?
+    }
+
+    func proximityConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Proximity {
+        guard let proximity = configuration.proximity else {
+            throw ServiceProblem(.serviceUnavailable, "PROXIMITY_NOT_CONFIGURED", "the proximity section is not configured")
+        }
+        return proximity
+    }
+
+    static func problem(_ error: ProximityError) -> ServiceProblem {
+        ServiceProblem(.badRequest, error.code.rawValue, error.detail)
+    }
+
+    func createProximitySession(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let proximity = try proximityConfiguration()
+        let body = try RequestDecoding.decode(ProximitySessionBody.self, from: request)
+        let engagement: DeviceEngagement
+        do {
+            engagement = try DeviceEngagement(text: body.deviceEngagement)
+        } catch {
+            throw Self.problem(error)
+        }
+        let handover = try body.handover.map { (text) throws(ServiceProblem) in try RequestDecoding.base64(text, field: "handover") }
+        let readerRequest: ProximityReader.Request
+        switch (body.documents, body.deviceRequest) {
+        case (.some, .some):
+            throw ServiceProblem.invalidRequest("give \"documents\" or \"deviceRequest\", not both")
+        case (nil, let deviceRequest?):
+            readerRequest = .deviceRequest(try RequestDecoding.base64(deviceRequest, field: "deviceRequest"))
+        case (let documents, nil):
+            let requested = documents.map(Self.requestedItems) ?? RequestLimits.defaultRequest
+            if let problem = RequestLimits.problem(with: requested) { throw ServiceProblem.invalidRequest(problem) }
+            readerRequest = .items(requested)
+        }
+        var eReaderKey = P256.KeyAgreement.PrivateKey()
+        if let hex = body.eReaderPrivateKey {
+            guard proximity.allowInjectedReaderKey else {
+                throw ServiceProblem(.badRequest, "INJECTED_READER_KEY_DISABLED",
+                                     "\"eReaderPrivateKey\" is accepted only with proximity.allowInjectedReaderKey (tests)")
+            }
+            guard let raw = [UInt8](hexString: hex), let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
+                throw ServiceProblem.invalidRequest("\"eReaderPrivateKey\" is not a P-256 scalar in hex")
+            }
+            eReaderKey = key
+        }
+        let opened: ProximityReader.Opened
+        do {
+            opened = try ProximityReader(builder: DeviceRequestBuilder(
+                readerAuth: readerAuthKey, mode: configuration.readerAuth?.mode ?? .readerAuth))
+                .open(engagement: engagement, handover: handover, request: readerRequest, eReaderKey: eReaderKey)
+        } catch {
+            throw Self.problem(error)
+        }
+        let created = now()
+        let expiresAt = created.addingTimeInterval(TimeInterval(proximity.sessionTTLSeconds))
+        let id = SessionIdentifier.make()
+        try await storeSession(opened.session.record(id: id, createdAt: created, expiresAt: expiresAt), now: created)
+        metrics.session(flow: "proximity", event: "created")
+        return .json(.object([
+            ("sessionId", .string(id)),
+            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("eReaderKey", .string(Data(opened.transcript.eReaderCOSEKey).base64EncodedString())),
+            ("sessionEstablishment", .string(Data(opened.sessionEstablishment).base64EncodedString())),
+        ]), status: .created)
+    }
+
+    func proximityMessage(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let started = ContinuousClock.now
+        _ = try proximityConfiguration()
+        let body = try RequestDecoding.decode(ProximityMessageBody.self, from: request)
+        let time = try RequestDecoding.verificationTime(
+            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let sessionData = try RequestDecoding.base64(body.sessionData, field: "sessionData")
+        let record = try await takeSession(request.pathParameters["id"] ?? "", kind: ProximitySession.kind, flow: "proximity")
+        guard let session = ProximitySession(record: record) else {
+            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+        }
+        let report: VerificationReport
+        var reply: JSON?
+        do {
+            switch try ProximityReader.receive(sessionData, session: session) {
+            case .ended(let status):
+                report = .failure(.sessionEndedByDevice,
+                                  "the mdoc ended the session with status \(status) (\(SessionData.knownStatuses[status] ?? "unknown"))")
+            case .response(let response, _):
+                var options = verificationOptions(at: time, readerKey: try? ReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
+                options.requestedItems = session.requested
+                report = await verify(response, sessionTranscript: session.transcript, options: options, trust: trustStore.snapshot)
+                reply = .string(Data(SessionData.termination).base64EncodedString())
+            }
+        } catch {
+            switch error.code {
+            case .verification(let code): report = .failure(code, error.detail)
+            case .request: report = .failure(.sessionDataMalformed, error.detail)
+            }
+            // The reader tells the mdoc that the session is over either way.
+            reply = .string(Data(SessionData.termination).base64EncodedString())
+        }
+        return try reportResponse(report, endpoint: "proximity", started: started, extra: [("reply", reply)])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import SessionStore
+
+/// Storing and taking one-time sessions, with the same answers for every flow.
+extension VerifierService {
+    /// Stores a new session; a full store is 503 `SESSION_STORE_FULL` with `Retry-After`.
+    func storeSession(_ record: SessionRecord, now: Date) async throws(ServiceProblem) {
+        do {
+            try await sessionStore.insert(record, now: now)
+        } catch {
+            var problem: ServiceProblem
+            switch error {
+            case .full(let maximum):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
+                                         "\(maximum) sessions are open; try again when some have been used or expired")
+                problem.headers[.retryAfter] = "5"
+            case .unavailable(let reason):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_UNAVAILABLE", reason)
+            }
+            metrics.session(flow: record.kind, event: "store_full")
+            throw problem
+        }
+    }
+
+    /// Takes a session once: 404 `SESSION_NOT_FOUND`, 409 `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`.
+    func takeSession(_ id: String, kind: String, flow: String) async throws(ServiceProblem) -> SessionRecord {
+        guard SessionIdentifier.isWellFormed(id) else {
+            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        }
+        switch await sessionStore.take(id: id, kind: kind, now: now()) {
+        case .taken(let record):
+            metrics.session(flow: flow, event: "taken")
+            return record
+        case .alreadyUsed:
+            metrics.session(flow: flow, event: "replayed")
+            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one")
+        case .expired:
+            metrics.session(flow: flow, event: "expired")
+            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one")
+        case .notFound:
+            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        }
+    }
+}
