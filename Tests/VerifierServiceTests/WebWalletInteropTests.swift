@@ -19,10 +19,10 @@ struct WebWalletInteropTests {
         let output: String
     }
 
-    static func runWallet(port: Int, mode: String, scenarios: [String]? = nil) throws -> Outcome {
+    static func runWallet(port: Int, mode: String, scenarios: [String]? = nil, script: URL = wallet) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", wallet.path, "--base-url", "http://127.0.0.1:\(port)", "--reader-root", readerRoot.path,
+        var arguments = ["python3", script.path, "--base-url", "http://127.0.0.1:\(port)", "--reader-root", readerRoot.path,
                          "--mode", mode]
         if let scenarios { arguments += ["--scenarios", scenarios.joined(separator: ",")] }
         process.arguments = arguments
