@@ -15,6 +15,9 @@ let package = Package(
         .executableTarget(name: "FuzzAppleEnvelope", dependencies: [
             .product(name: "AppleWallet", package: "verifierd"), .product(name: "MDoc", package: "verifierd"),
         ]),
+        .executableTarget(name: "FuzzProximity", dependencies: [
+            .product(name: "Proximity", package: "verifierd"), .product(name: "MDoc", package: "verifierd"),
+        ]),
         .executableTarget(name: "FuzzWebResponse", dependencies: [
             .product(name: "WebPresentment", package: "verifierd"), .product(name: "MDoc", package: "verifierd"),
             .product(name: "TrustStore", package: "verifierd"),

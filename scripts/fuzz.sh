@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes verifierd's parsers with libFuzzer + AddressSanitizer (Fuzz/ package).
 #
-# Usage: scripts/fuzz.sh [target: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse] [seconds, default 60]
+# Usage: scripts/fuzz.sh [target: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity] [seconds, default 60]
 # Seeds come from TestVectors (and ../shared/vectors when present). Crashes are written to Fuzz/crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
@@ -16,6 +16,17 @@ trap 'rm -rf "$CORPUS"' EXIT
 seed() { python3 -c "import sys; open(sys.argv[2],'wb').write(bytes.fromhex(open(sys.argv[1]).read().strip()))" "$1" "$CORPUS/$(basename "$1").bin"; }
 case "$TARGET" in
     FuzzAppleEnvelope) for f in ../TestVectors/apple/cases/*.envelope.hex; do seed "$f"; done ;;
+    FuzzProximity)
+        # The first byte selects the parser (see FuzzProximity.swift).
+        annexd=../../shared/vectors/iso18013-5-annex-d
+        for pair in "00:device_engagement" "00:session_transcript_device_engagement" "02:session_data" \
+                    "02:session_termination" "03:handover_nfc"; do
+            f="$annexd/${pair#*:}.hex"
+            [ -f "$f" ] && python3 -c "import sys; open(sys.argv[3],'wb').write(bytes.fromhex(sys.argv[1]) + bytes.fromhex(open(sys.argv[2]).read().strip()))" \
+                "${pair%%:*}" "$f" "$CORPUS/${pair#*:}.bin"
+        done
+        printf '\x01mdoc:omMxLjABgg' > "$CORPUS/qr.bin"
+        ;;
     FuzzWebResponse)
         # The first byte selects the parser (see FuzzWebResponse.swift): seeds for each.
         python3 - "$CORPUS" <<'PY'

@@ -38,6 +38,10 @@ struct AnnexDSessionTests {
         #expect(keys.skReader.withUnsafeBytes { Array($0) } == (try Fixtures.annexD("sk_reader")))
         #expect(keys.skDevice.withUnsafeBytes { Array($0) } == (try Fixtures.annexD("sk_device")))
         #expect(opened.sessionEstablishment == (try Fixtures.annexD("session_establishment")))
+        // Annex D's SessionEstablishment decrypts with our SKReader (reader counter 1) to its DeviceRequest.
+        let establishment = try CBORDecoder().decode(try Fixtures.annexD("session_establishment"))
+        let data = try #require(establishment.mapValue?.first { $0.key.textValue == "data" }?.value.bytesValue)
+        #expect(try SessionCipher.open(data, key: keys.skReader, sender: .reader, counter: 1) == (try Fixtures.annexD("device_request")))
         #expect(opened.session.requested.documents.first?.docType == "org.iso.18013.5.1.mDL")
     }
 

@@ -1011,6 +1011,214 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "/v1/proximity/sessions": {
+   "post": {
+    "summary": "Open an ISO 18013-5 proximity session for a reader that relays bytes",
+    "operationId": "proximityCreateSession",
+    "description": "Parses the DeviceEngagement (cipher suite 1, P-256 EDeviceKey), makes a fresh eReaderKey, builds SessionTranscript = [DeviceEngagementBytes, EReaderKeyBytes, Handover], derives SKReader/SKDevice and returns the SessionEstablishment with the DeviceRequest encrypted (AES-256-GCM, reader counter 1), signed per readerAuth.mode when a readerAuth section is configured.",
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "deviceEngagement"
+        ],
+        "properties": {
+         "deviceEngagement": {
+          "type": "string",
+          "description": "mdoc:<base64url> (the QR code) or base64 of the CBOR DeviceEngagement"
+         },
+         "handover": {
+          "type": "string",
+          "description": "base64 CBOR Handover (e.g. NFC); absent = QR handover (null in the transcript)"
+         },
+         "documents": {
+          "type": "array",
+          "maxItems": 4,
+          "description": "same shape as /v1/web/requests; default mDL family_name, given_name, birth_date, age_over_21",
+          "items": {
+           "type": "object"
+          }
+         },
+         "deviceRequest": {
+          "type": "string",
+          "description": "base64 CBOR DeviceRequest sent as is (instead of documents)"
+         },
+         "eReaderPrivateKey": {
+          "type": "string",
+          "description": "test hook: hex P-256 scalar; only with proximity.allowInjectedReaderKey"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "the session and the first message for the mdoc",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "sessionId": {
+           "type": "string"
+          },
+          "expiresAt": {
+           "type": "string",
+           "format": "date-time"
+          },
+          "eReaderKey": {
+           "type": "string",
+           "description": "base64 COSE_Key of the reader's ephemeral public key"
+          },
+          "sessionEstablishment": {
+           "type": "string",
+           "description": "base64 CBOR {eReaderKey, data} to send to the mdoc"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "INVALID_REQUEST, DEVICE_ENGAGEMENT_INVALID, HANDOVER_INVALID, DEVICE_REQUEST_INVALID, INVALID_BASE64, INJECTED_READER_KEY_DISABLED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "PROXIMITY_NOT_CONFIGURED, SESSION_STORE_FULL",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/proximity/sessions/{id}/messages": {
+   "post": {
+    "summary": "Decrypt and verify the mdoc's SessionData",
+    "operationId": "proximityMessage",
+    "description": "Consumes the session whatever the outcome. Decrypts with SKDevice (mdoc counter 1), verifies the DeviceResponse with the session's transcript (device signature, or device MAC with EMacKey from eReaderKey) and compares it with the request. `reply` is SessionData {status: 20} for the reader to send.",
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string"
+      }
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "sessionData"
+        ],
+        "properties": {
+         "sessionData": {
+          "type": "string",
+          "description": "base64 CBOR SessionData from the mdoc"
+         },
+         "verificationTime": {
+          "type": "string",
+          "format": "date-time",
+          "description": "honoured only when verification.allowVerificationTimeOverride is true"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "verified; claims and reply included",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "not verified (DECRYPTION_FAILED, SESSION_COUNTER_INVALID, SESSION_KEY_MISMATCH, SESSION_ENDED_BY_DEVICE, DOCUMENTS_NOT_RETURNED, any check); reply included",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "INVALID_REQUEST, INVALID_BASE64, SESSION_DATA_MALFORMED, VERIFICATION_TIME_OVERRIDE_DISABLED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "SESSION_NOT_FOUND",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "SESSION_ALREADY_USED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "410": {
+      "description": "SESSION_EXPIRED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "PROXIMITY_NOT_CONFIGURED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
   }
  },
  "components": {
@@ -1127,7 +1335,11 @@ enum OpenAPIDocument {
      "RECIPIENT_KEY_UNKNOWN",
      "INFO_HASH_MISMATCH",
      "DECRYPTION_FAILED",
-     "NONCE_INVALID"
+     "NONCE_INVALID",
+     "SESSION_DATA_MALFORMED",
+     "SESSION_COUNTER_INVALID",
+     "SESSION_KEY_MISMATCH",
+     "SESSION_ENDED_BY_DEVICE"
     ]
    },
    "Document": {
@@ -1237,6 +1449,10 @@ enum OpenAPIDocument {
       "items": {
        "$ref": "#/components/schemas/Document"
       }
+     },
+     "reply": {
+      "type": "string",
+      "description": "proximity only: base64 SessionData for the reader to send to the mdoc (status 20, session termination)"
      }
     }
    },
