@@ -6,7 +6,7 @@
 # server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
 # Usage: scripts/bench-service.sh [duration, default 10s] [connections, default 16]
-#        (WEB_BODIES=6000 sessions are prepared for a WEB_DURATION=3s run of /v1/web/verify)
+#        (WEB_BODIES=8000 sessions are prepared for a WEB_DURATION=2s run of /v1/web/verify)
 # Needs wrk (Debian: apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,7 +80,7 @@ PY
 # POST /v1/web/verify: one-use bodies (a session each) made by the Python wallet against this server, handed out so
 # that no body is sent twice (each wrk thread takes every other line). Replays would be cheap 409s, so the run
 # reports how many non-2xx answers it saw (0 expected).
-WEB_BODIES="${WEB_BODIES:-6000}"
+WEB_BODIES="${WEB_BODIES:-8000}"
 echo "== POST /v1/web/verify (Annex C: HPKE open + verify + session take; $WEB_BODIES sessions prepared) =="
 python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
     --bench-bodies "$WEB_BODIES" --out "$WORK/web-bodies.jsonl"
@@ -107,7 +107,7 @@ function request()
     return wrk.format(nil, nil, nil, body)
 end
 LUA
-run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-3s}"
+run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-2s}"
 grep -q "Non-2xx" "$WORK/web.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
