@@ -25,13 +25,10 @@ public struct ProximitySession: Sendable {
     }
 
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
-        var key = Array(eReaderKey.rawRepresentation)
-        var payload = CBOREncoder().encode([
-            .bytes(key), .bytes(Array(eDeviceKey.x963Representation)), .bytes(transcript), requested.storageForm,
-        ])
-        key.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
-        return SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
-                             payload: SecretBytes(consuming: &payload))
+        SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
+                      secret: Array(eReaderKey.rawRepresentation)) { key in
+            CBOREncoder().encode([.bytes(key), .bytes(Array(eDeviceKey.x963Representation)), .bytes(transcript), requested.storageForm])
+        }
     }
 
     public init?(record: SessionRecord) {

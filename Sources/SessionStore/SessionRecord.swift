@@ -18,3 +18,15 @@ public struct SessionRecord: Sendable {
         self.payload = payload
     }
 }
+
+extension SessionRecord {
+    /// A record whose payload is `encode(secret)` moved into ``SecretBytes``; the caller's copy of `secret` (a
+    /// private key's bytes) and the intermediate encoding are cleared.
+    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, secret: [UInt8],
+                encode: ([UInt8]) -> [UInt8]) {
+        var secret = secret
+        var payload = encode(secret)
+        secret.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
+        self.init(id: id, kind: kind, createdAt: createdAt, expiresAt: expiresAt, payload: SecretBytes(consuming: &payload))
+    }
+}

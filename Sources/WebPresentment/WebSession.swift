@@ -34,11 +34,10 @@ public struct WebSession: Sendable {
 
     /// The record to store.
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
-        var key = Array(recipientKey.rawRepresentation)
-        var payload = CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested.storageForm])
-        key.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
-        return SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
-                             payload: SecretBytes(consuming: &payload))
+        SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
+                      secret: Array(recipientKey.rawRepresentation)) { key in
+            CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested.storageForm])
+        }
     }
 
     /// Reads a stored record back; nil if the payload is not one this type wrote.

@@ -177,6 +177,18 @@ struct CommandLineTests {
         #expect(mint.output.split(separator: ".").count == 3)
     }
 
+    @Test func aReaderKeyThatDoesNotMatchItsCertificateStopsStartUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trust"), withIntermediateDirectories: true)
+        let keys = Fixtures.testVectors.appendingPathComponent("demo/keys")
+        let config = folder.appendingPathComponent("config.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}, "readerAuth": {"signingKey": "\#(keys.appendingPathComponent("reader-token.pem").path)", "certificateChain": "\#(keys.appendingPathComponent("reader-auth-chain.pem").path)"}}"#.utf8).write(to: config)
+        let run = try Self.run(["serve", "--config", config.path])
+        #expect(run.status == 78)
+        #expect(run.error.contains("readerAuth.signingKey"))
+    }
+
     @Test func readerAuthInitWritesAChainTheServiceAccepts() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-reader-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

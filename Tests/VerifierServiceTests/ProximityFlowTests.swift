@@ -6,11 +6,11 @@ import TrustStore
 /// `/v1/proximity/sessions` over real sockets: Annex D end to end with the injected reader key, and the refusals.
 @Suite(.serialized, .enabled(if: Fixtures.sharedVectorsAvailable, "needs ../shared/vectors"))
 struct ProximityFlowTests {
-    static func harness(injection: Bool = true, proximity: Bool = true) throws -> ServiceHarness {
+    static func harness(injection: Bool = true, proximity: Bool = true, clock: ManualClock? = nil) throws -> ServiceHarness {
         let iaca = FileManager.default.temporaryDirectory.appendingPathComponent("annexd-iaca-\(UUID().uuidString).pem")
         try TrustDirectory.pem(try Fixtures.annexD("iaca_cert")).write(to: iaca, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: iaca) }
-        return try ServiceHarness(anchors: [iaca]) { config in
+        return try ServiceHarness(anchors: [iaca], clock: clock) { config in
             if proximity { config["proximity"] = ["sessionTTLSeconds": 300, "allowInjectedReaderKey": injection] }
         }
     }
@@ -61,6 +61,20 @@ struct ProximityFlowTests {
         let bad = try await harness.post("/v1/proximity/sessions/\(other)/messages", json: ["sessionData": "oA=="])
         #expect(bad.status == 400)
         #expect(bad.json["code"] as? String == "SESSION_DATA_MALFORMED")
+        await harness.stop()
+    }
+
+    @Test func anExpiredSessionIs410() async throws {
+        let clock = ManualClock(TestClock.date("2030-01-01T00:00:00Z"))
+        let harness = try Self.harness(clock: clock)
+        defer { Task { await harness.stop() } }
+        let created = try await harness.post("/v1/proximity/sessions", json: try Self.annexDSession())
+        let id = try #require(created.json["sessionId"] as? String)
+        #expect(created.json["expiresAt"] as? String == "2030-01-01T00:05:00Z")
+        clock.advance(by: 301)
+        let late = try await harness.post("/v1/proximity/sessions/\(id)/messages", json: ["sessionData": try Self.b64("session_data")])
+        #expect(late.status == 410)
+        #expect(late.json["code"] as? String == "SESSION_EXPIRED")
         await harness.stop()
     }
 
