@@ -27,10 +27,10 @@ public struct DeviceEngagement: Sendable {
     public init(text: String) throws(ProximityError) {
         let bytes: [UInt8]?
         if text.hasPrefix("mdoc:") {
-            bytes = Base64URL.decode(String(text.dropFirst(5))).map(Array.init)
+            bytes = Base64URL.decodeBytes(String(text.dropFirst(5)))
         } else {
             bytes = Data(base64Encoded: text).map(Array.init)
-                ?? Base64URL.decode(text).map(Array.init)
+                ?? Base64URL.decodeBytes(text)
         }
         guard let bytes else {
             throw ProximityError(.deviceEngagementInvalid, "neither mdoc:<base64url> nor base64 CBOR")

@@ -58,10 +58,10 @@ public struct EncryptedResponse: Sendable {
         guard text.utf8.count <= (Self.maximumBytes / 3 + 1) * 4 else {
             throw Self.malformed("the response is longer than \(Self.maximumBytes) bytes")
         }
-        guard let data = Base64URL.decode(text) else {
+        guard let data = Base64URL.decodeBytes(text) else {
             throw Self.malformed("the response is not base64url without padding")
         }
-        try self.init(bytes: Array(data))
+        try self.init(bytes: data)
     }
 
     static func malformed(_ detail: String) -> WebPresentmentError {

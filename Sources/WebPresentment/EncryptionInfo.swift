@@ -35,12 +35,12 @@ public struct EncryptionInfo: Sendable {
 
     /// Reads an EncryptionInfo string a caller kept (the stateless variant), keeping the string exactly.
     public init(base64URL text: String) throws(WebPresentmentError) {
-        guard let data = Base64URL.decode(text) else {
+        guard let data = Base64URL.decodeBytes(text) else {
             throw WebPresentmentError(.envelopeMalformed, "encryptionInfo is not base64url without padding")
         }
         let item: CBORItem
         do {
-            item = try CBORDecoder(limits: Self.limits).decode(Array(data))
+            item = try CBORDecoder(limits: Self.limits).decode(data)
         } catch {
             throw WebPresentmentError(.envelopeMalformed, "encryptionInfo is not one CBOR item: \(error)")
         }
@@ -69,7 +69,7 @@ public struct EncryptionInfo: Sendable {
         }
         self.nonce = nonce
         self.recipientPublicKey = key
-        self.bytes = Array(data)
+        self.bytes = data
         self.base64URL = text
     }
 }

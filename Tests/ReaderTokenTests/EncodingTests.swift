@@ -19,6 +19,13 @@ import Encodings
         #expect(Base64URL.decode("Zg==") == nil)
         #expect(Base64URL.decode("+/+/") == nil)
         #expect(Base64URL.decode("Z") == nil)
+        // One spelling per byte string: unused bits in the last character must be zero.
+        #expect(Base64URL.decode("Zg") == Data("f".utf8))
+        #expect(Base64URL.decode("Zh") == nil)
+        #expect(Base64URL.decode("Zm8") == Data("fo".utf8))
+        #expect(Base64URL.decode("Zm9") == nil)
+        #expect(Base64URL.decode("Zm9v\u{00e9}") == nil)
+        #expect(Base64URL.decode("") == Data())
     }
 
     @Test func base64URLRoundTripsAllLengths() {
