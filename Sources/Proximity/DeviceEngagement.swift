@@ -29,8 +29,7 @@ public struct DeviceEngagement: Sendable {
         if text.hasPrefix("mdoc:") {
             bytes = Base64URL.decodeBytes(String(text.dropFirst(5)))
         } else {
-            bytes = Data(base64Encoded: text).map(Array.init)
-                ?? Base64URL.decodeBytes(text)
+            bytes = Base64Input.decode(text)
         }
         guard let bytes else {
             throw ProximityError(.deviceEngagementInvalid, "neither mdoc:<base64url> nor base64 CBOR")
@@ -46,15 +45,11 @@ public struct DeviceEngagement: Sendable {
             throw Self.invalid("not one CBOR item of at most 4096 bytes: \(error)")
         }
         guard let pairs = item.mapValue else { throw Self.invalid("not a map") }
-        var fields: [Int64: CBORItem] = [:]
-        for pair in pairs {
-            guard let key = pair.key.intValue else { throw Self.invalid("a key is not an integer") }
-            fields[key] = pair.value
-        }
-        guard let version = fields[0]?.textValue, version.hasPrefix("1.") else {
+        guard pairs.allSatisfy({ $0.key.intValue != nil }) else { throw Self.invalid("a key is not an integer") }
+        guard let version = item[intKey: 0]?.textValue, version.hasPrefix("1.") else {
             throw Self.invalid("version (key 0) is missing or not 1.x")
         }
-        guard let security = fields[1]?.arrayValue, security.count >= 2 else {
+        guard let security = item[intKey: 1]?.arrayValue, security.count >= 2 else {
             throw Self.invalid("Security (key 1) is not [cipherSuiteIdentifier, EDeviceKeyBytes]")
         }
         guard let suite = security[0].unsignedValue else { throw Self.invalid("cipherSuiteIdentifier is not a uint") }
@@ -76,7 +71,7 @@ public struct DeviceEngagement: Sendable {
             throw Self.invalid("EDeviceKey is on \(coseKey.curve); only P-256 is supported")
         }
         var methods: [UInt64] = []
-        if let retrieval = fields[2] {
+        if let retrieval = item[intKey: 2] {
             guard let list = retrieval.arrayValue, !list.isEmpty else {
                 throw Self.invalid("DeviceRetrievalMethods (key 2) is not a non-empty array")
             }

@@ -15,18 +15,14 @@ enum DeviceRequestItems {
         } catch {
             throw invalid("not one CBOR item of at most 64 KiB: \(error)")
         }
-        guard let top = item.mapValue,
-              let version = top.first(where: { $0.key.textValue == "version" })?.value.textValue, version.hasPrefix("1."),
-              let docRequests = top.first(where: { $0.key.textValue == "docRequests" })?.value.arrayValue, !docRequests.isEmpty
+        guard let version = item["version"]?.textValue, version.hasPrefix("1."),
+              let docRequests = item["docRequests"]?.arrayValue, !docRequests.isEmpty
         else { throw invalid("not a DeviceRequest with version 1.x and docRequests") }
         var documents: [RequestedItems.Document] = []
         for docRequest in docRequests {
-            guard let fields = docRequest.mapValue,
-                  let tagged = fields.first(where: { $0.key.textValue == "itemsRequest" })?.value.tagged,
-                  tagged.tag == CBORTag.encodedCBOR, let embedded = tagged.item.bytesValue,
-                  let itemsRequest = try? decoder.decode(Array(embedded)), let request = itemsRequest.mapValue,
-                  let docType = request.first(where: { $0.key.textValue == "docType" })?.value.textValue,
-                  let nameSpaces = request.first(where: { $0.key.textValue == "nameSpaces" })?.value.mapValue
+            guard let tagged = docRequest["itemsRequest"]?.tagged, tagged.tag == CBORTag.encodedCBOR,
+                  let embedded = tagged.item.bytesValue, let itemsRequest = try? decoder.decode(Array(embedded)),
+                  let docType = itemsRequest["docType"]?.textValue, let nameSpaces = itemsRequest["nameSpaces"]?.mapValue
             else { throw invalid("a DocRequest has no tag-24 ItemsRequest with docType and nameSpaces") }
             var entries: [(nameSpace: String, elements: [RequestedItems.Element])] = []
             for nameSpace in nameSpaces {

@@ -75,7 +75,7 @@ public struct ProximityReader: Sendable {
     /// Decrypts the mdoc's first message (counter 1 with SKDevice). When that fails, a few bounded trials say why:
     /// another counter (`SESSION_COUNTER_INVALID`), the reader's key (`SESSION_KEY_MISMATCH`), or neither
     /// (`DECRYPTION_FAILED`).
-    public static func receive(_ bytes: [UInt8], session: ProximitySession) throws(ProximityError) -> Received {
+    public static func receive(_ bytes: [UInt8], session: ProximitySession) throws(ResponseFailure) -> Received {
         let message = try SessionData(bytes: bytes)
         guard let data = message.data else { return .ended(status: message.status ?? 0) }
         let keys: SessionKeys
@@ -83,25 +83,25 @@ public struct ProximityReader: Sendable {
             keys = try SessionKeys(eReaderKey: session.eReaderKey, eDeviceKey: session.eDeviceKey,
                                    sessionTranscriptBytes: CBOREncoder().encode(.tagged(CBORTag.encodedCBOR, .bytes(session.transcript))))
         } catch {
-            throw ProximityError(.decryptionFailed, "no session key")
+            throw ResponseFailure(.decryptionFailed, "no session key")
         }
         let plaintext: [UInt8]
         if let opened = try? SessionCipher.open(data, key: keys.skDevice, sender: .mdoc, counter: 1) {
             plaintext = opened
         } else {
             for counter: UInt32 in 2...4 where (try? SessionCipher.open(data, key: keys.skDevice, sender: .mdoc, counter: counter)) != nil {
-                throw ProximityError(.sessionCounterInvalid, "the mdoc used message counter \(counter); 1 was expected")
+                throw ResponseFailure(.sessionCounterInvalid, "the mdoc used message counter \(counter); 1 was expected")
             }
             for sender in [SessionCipher.Sender.mdoc, .reader]
                 where (try? SessionCipher.open(data, key: keys.skReader, sender: sender, counter: 1)) != nil {
-                throw ProximityError(.sessionKeyMismatch, "the mdoc encrypted with SKReader; its messages use SKDevice")
+                throw ResponseFailure(.sessionKeyMismatch, "the mdoc encrypted with SKReader; its messages use SKDevice")
             }
-            throw ProximityError(.decryptionFailed, "the SessionData could not be decrypted with SKDevice")
+            throw ResponseFailure(.decryptionFailed, "the SessionData could not be decrypted with SKDevice")
         }
         do {
             return .response(try DeviceResponse(bytes: plaintext), plaintext: plaintext)
         } catch {
-            throw ProximityError(error.code, error.description)
+            throw ResponseFailure(error.code, error.description)
         }
     }
 }

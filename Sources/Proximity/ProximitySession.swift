@@ -7,7 +7,7 @@ import SessionStore
 /// What the service keeps between opening a proximity session and receiving the mdoc's answer: the reader's
 /// ephemeral private key, the SessionTranscript, the mdoc's ephemeral public key and what was requested. Stored as a
 /// ``SessionRecord`` of kind `proximity` whose payload lives in ``SecretBytes``.
-public struct ProximitySession: Sendable {
+public struct ProximitySession: StoredSession {
     public static let kind = "proximity"
 
     public let eReaderKey: P256.KeyAgreement.PrivateKey

@@ -1,4 +1,5 @@
 import CBOR
+import MDoc
 
 /// `SessionEstablishment = {"eReaderKey": EReaderKeyBytes, "data": bstr}` (ISO 18013-5 9.1.1.4), keys in the
 /// order the standard lists them (the order of Annex D).
@@ -21,28 +22,28 @@ public struct SessionData: Sendable {
     /// A DeviceResponse is at most 4 MiB; the envelope around it is small.
     static let limits = CBORDecodingLimits(maxDepth: 2, maxItems: 8, maxInputBytes: (4 << 20) + 64)
 
-    public init(bytes: [UInt8]) throws(ProximityError) {
+    public init(bytes: [UInt8]) throws(ResponseFailure) {
         let item: CBORItem
         do {
             item = try CBORDecoder(limits: Self.limits).decode(bytes)
         } catch {
-            throw ProximityError(.sessionDataMalformed, "SessionData is not one CBOR item: \(error)")
+            throw ResponseFailure(.sessionDataMalformed, "SessionData is not one CBOR item: \(error)")
         }
         guard let pairs = item.mapValue, !pairs.isEmpty else {
-            throw ProximityError(.sessionDataMalformed, "SessionData is not a non-empty map")
+            throw ResponseFailure(.sessionDataMalformed, "SessionData is not a non-empty map")
         }
         var data: ArraySlice<UInt8>?
         var status: UInt64?
         for pair in pairs {
             switch pair.key.textValue {
             case "data":
-                guard let bytes = pair.value.bytesValue else { throw ProximityError(.sessionDataMalformed, "data is not a bstr") }
+                guard let bytes = pair.value.bytesValue else { throw ResponseFailure(.sessionDataMalformed, "data is not a bstr") }
                 data = bytes
             case "status":
-                guard let value = pair.value.unsignedValue else { throw ProximityError(.sessionDataMalformed, "status is not a uint") }
+                guard let value = pair.value.unsignedValue else { throw ResponseFailure(.sessionDataMalformed, "status is not a uint") }
                 status = value
             default:
-                throw ProximityError(.sessionDataMalformed, "SessionData has an unexpected key at offset \(pair.key.offset)")
+                throw ResponseFailure(.sessionDataMalformed, "SessionData has an unexpected key at offset \(pair.key.offset)")
             }
         }
         self.data = data

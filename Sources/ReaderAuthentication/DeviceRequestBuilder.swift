@@ -20,8 +20,8 @@ public struct DeviceRequestBuilder: Sendable {
     public func build(_ requested: RequestedItems, sessionTranscript: [UInt8]) throws -> [UInt8] {
         let encoder = CBOREncoder(mode: .deterministic)
         let itemsRequests: [CBOR] = requested.documents.map { Self.itemsRequestBytes($0, encoder: encoder) }
-        let secondEdition = readerAuth != nil && mode.all
-        let deviceRequestInfo: CBOR? = secondEdition ? Self.deviceRequestInfoBytes(count: requested.documents.count, encoder: encoder) : nil
+        // readerAuthAll (with its deviceRequestInfo) makes this a second-edition request, version 1.1.
+        let signsAll = mode.all ? readerAuth : nil
         var docRequests: [CBOR] = []
         for itemsRequest in itemsRequests {
             var fields: [CBOR.Pair] = [.init("itemsRequest", itemsRequest)]
@@ -32,14 +32,15 @@ public struct DeviceRequestBuilder: Sendable {
             docRequests.append(.map(fields))
         }
         var request: [CBOR.Pair] = [
-            .init("version", .text(secondEdition ? "1.1" : "1.0")),
+            .init("version", .text(signsAll == nil ? "1.0" : "1.1")),
             .init("docRequests", .array(docRequests)),
         ]
-        if let readerAuth, mode.all, let deviceRequestInfo {
+        if let signsAll {
+            let deviceRequestInfo = Self.deviceRequestInfoBytes(count: requested.documents.count, encoder: encoder)
             let payload = encoder.encode(.embedded(.array([
                 .text("ReaderAuthenticationAll"), .encoded(sessionTranscript), .array(itemsRequests), deviceRequestInfo,
             ])))
-            request.append(.init("readerAuthAll", .array([try readerAuth.sign(detachedPayload: payload)])))
+            request.append(.init("readerAuthAll", .array([try signsAll.sign(detachedPayload: payload)])))
             request.append(.init("deviceRequestInfo", deviceRequestInfo))
         }
         return encoder.encode(.map(request))

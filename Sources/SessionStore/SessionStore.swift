@@ -51,3 +51,11 @@ public struct SessionStoreStatistics: Sendable, Equatable {
         self.maximum = maximum
     }
 }
+
+/// A flow's session as it lives in a ``SessionRecord``: its kind, and how to read it back.
+public protocol StoredSession: Sendable {
+    /// The record kind this type writes and reads (e.g. `web`, `proximity`).
+    static var kind: String { get }
+    /// Nil when the record is of another kind or not one this type wrote.
+    init?(record: SessionRecord)
+}

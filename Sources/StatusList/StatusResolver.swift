@@ -12,13 +12,7 @@ public struct StatusResolver: Sendable {
 
     /// The references of every document in `response`.
     public static func references(in response: DeviceResponse) -> Set<StatusReferenceKey> {
-        var keys = Set<StatusReferenceKey>()
-        for document in response.documents {
-            guard let references = document.mobileSecurityObject.statusReferences else { continue }
-            if let list = references.statusList { keys.insert(.statusList(list)) }
-            if let list = references.identifierList { keys.insert(.identifierList(list)) }
-        }
-        return keys
+        Set(response.documents.flatMap { $0.mobileSecurityObject.statusReferences?.keys ?? [] })
     }
 
     /// Evidence for every reference in `response`. Callers that verify untrusted input resolve only

@@ -12,16 +12,7 @@ extension VerifierService {
     public func verifyAppleEnvelope(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String, at time: Date)
         async -> String
     {
-        let report: VerificationReport
-        do {
-            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
-                envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId)
-            report = await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                  options: verificationOptions(at: time), trust: trustStore.snapshot)
-        } catch {
-            report = .failure(error.code, error.detail)
-        }
-        return reportText(report)
+        reportText(await verifyAppleAnswer(envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, at: time))
     }
 
     /// Decrypts and verifies an Annex C answer with a caller-held recipient key (`verifierd web decrypt`); returns
@@ -29,21 +20,13 @@ extension VerifierService {
     public func verifyWebResponse(_ response: String, encryptionInfo: String, origin: SerializedOrigin,
                                   recipientKey: P256.KeyAgreement.PrivateKey, at time: Date) async -> String
     {
-        let report: VerificationReport
-        do throws(WebPresentmentError) {
-            let info = try EncryptionInfo(base64URL: encryptionInfo)
-            guard info.recipientPublicKey.x963Representation == recipientKey.publicKey.x963Representation else {
-                throw WebPresentmentError(.recipientKeyUnknown, "the key does not match the encryptionInfo's recipientPublicKey")
-            }
-            let transcript = DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin.text)
-            let opened = try WebResponseDecryptor.open(try EncryptedResponse(base64URL: response),
-                                                       recipientKey: recipientKey, transcript: transcript)
-            report = await verify(opened, sessionTranscript: transcript.bytes, options: verificationOptions(at: time),
-                                  trust: trustStore.snapshot)
+        let session: WebSession
+        do {
+            session = try WebSession.stateless(encryptionInfo: encryptionInfo, origin: origin, recipientKey: recipientKey)
         } catch {
-            report = .failure(error.code, error.detail)
+            return reportText(.failure(error.code, error.detail))
         }
-        return reportText(report)
+        return reportText(await verifyWebAnswer(response, session: session, at: time))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.

@@ -19,8 +19,8 @@ public final class VerifierService: Sendable {
     let readerTokens: ReaderTokenService?
     /// Fetches, verifies and caches the status lists that MSOs name.
     public let statusResolver: StatusResolver
-    /// The reader key and chain that sign web requests, when configured.
-    let readerAuthKey: ReaderAuthenticationKey?
+    /// Builds (and signs, with the configured reader key and mode) the DeviceRequests of web and proximity sessions.
+    let deviceRequestBuilder: DeviceRequestBuilder
     /// One-time sessions of the web flow (and later flows).
     public let sessionStore: any SessionStore
     let logger: Logger
@@ -70,9 +70,10 @@ public final class VerifierService: Sendable {
         readerTokens = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
             try ReaderTokenService(configuration: tokens)
         }
-        readerAuthKey = try configuration.readerAuth.map { (section) throws(ConfigurationError) in
+        let readerAuthKey = try configuration.readerAuth.map { (section) throws(ConfigurationError) in
             try Self.loadReaderAuthKey(section)
         }
+        deviceRequestBuilder = DeviceRequestBuilder(readerAuth: readerAuthKey, mode: configuration.readerAuth?.mode ?? .readerAuth)
         self.sessionStore = sessionStore ?? InMemorySessionStore(
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))

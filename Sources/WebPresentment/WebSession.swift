@@ -7,20 +7,24 @@ import SessionStore
 /// What the service keeps between creating a request and verifying its answer: the recipient private key, the
 /// exact encryptionInfo string, the origin and the requested elements. Stored as a ``SessionRecord`` of kind
 /// `web` whose payload is CBOR in ``SecretBytes`` (zeroed when released).
-public struct WebSession: Sendable {
+public struct WebSession: StoredSession {
     public static let kind = "web"
 
     public let origin: SerializedOrigin
     public let encryptionInfo: String
     public let recipientKey: P256.KeyAgreement.PrivateKey
-    public let requested: RequestedItems
+    /// What was requested; nil for a stateless verification, where the caller kept the request.
+    public let requested: RequestedItems?
+    /// The dcapi SessionTranscript, from `encryptionInfo` and `origin`.
+    public let transcript: DCAPISessionTranscript
 
     public init(origin: SerializedOrigin, encryptionInfo: String, recipientKey: P256.KeyAgreement.PrivateKey,
-                requested: RequestedItems) {
+                requested: RequestedItems?) {
         self.origin = origin
         self.encryptionInfo = encryptionInfo
         self.recipientKey = recipientKey
         self.requested = requested
+        self.transcript = DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin.text)
     }
 
     public init(_ request: WebRequest) {
@@ -28,15 +32,22 @@ public struct WebSession: Sendable {
                   recipientKey: request.recipientKey, requested: request.requested)
     }
 
-    public var transcript: DCAPISessionTranscript {
-        DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin.text)
+    /// A session for an answer whose request the caller kept (the stateless variant): the encryptionInfo string
+    /// exactly as the page got it, and the private key of its recipientPublicKey (else `RECIPIENT_KEY_UNKNOWN`).
+    public static func stateless(encryptionInfo: String, origin: SerializedOrigin,
+                                 recipientKey: P256.KeyAgreement.PrivateKey) throws(ResponseFailure) -> WebSession {
+        let info = try EncryptionInfo(base64URL: encryptionInfo)
+        guard info.recipientPublicKey.x963Representation == recipientKey.publicKey.x963Representation else {
+            throw ResponseFailure(.recipientKeyUnknown, "the key does not match the encryptionInfo's recipientPublicKey")
+        }
+        return WebSession(origin: origin, encryptionInfo: encryptionInfo, recipientKey: recipientKey, requested: nil)
     }
 
     /// The record to store.
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
                       secret: Array(recipientKey.rawRepresentation)) { key in
-            CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested.storageForm])
+            CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested?.storageForm ?? .null])
         }
     }
 
@@ -47,9 +58,14 @@ public struct WebSession: Sendable {
         guard let parts = decoded?.arrayValue, parts.count == 4,
               let originText = parts[0].textValue, let origin = SerializedOrigin(originText),
               let info = parts[1].textValue, let keyBytes = parts[2].bytesValue,
-              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes),
-              let requested = RequestedItems(storageForm: parts[3])
+              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes)
         else { return nil }
+        var requested: RequestedItems?
+        if !parts[3].isNull {
+            // A stored request that does not read back is a broken record, never "no request".
+            guard let stored = RequestedItems(storageForm: parts[3]) else { return nil }
+            requested = stored
+        }
         self.init(origin: origin, encryptionInfo: info, recipientKey: key, requested: requested)
     }
 }

@@ -72,7 +72,7 @@ struct AnnexDSessionTests {
         #expect(SessionData.termination == (try Fixtures.annexD("session_termination")))
     }
 
-    func failure(_ bytes: [UInt8], session: ProximitySession) -> ProximityError? {
+    func failure(_ bytes: [UInt8], session: ProximitySession) -> ResponseFailure? {
         do {
             _ = try ProximityReader.receive(bytes, session: session)
             return nil
@@ -88,15 +88,15 @@ struct AnnexDSessionTests {
         let plaintext = try Fixtures.annexD("device_response")
         func sessionData(_ data: [UInt8]) -> [UInt8] { CBOREncoder().encode(.map([.init("data", .bytes(data))])) }
         let counter2 = try SessionCipher.seal(plaintext, key: keys.skDevice, sender: .mdoc, counter: 2)
-        #expect(failure(sessionData(counter2), session: opened.session)?.code == .verification(.sessionCounterInvalid))
+        #expect(failure(sessionData(counter2), session: opened.session)?.code == .sessionCounterInvalid)
         let readerKey = try SessionCipher.seal(plaintext, key: keys.skReader, sender: .mdoc, counter: 1)
-        #expect(failure(sessionData(readerKey), session: opened.session)?.code == .verification(.sessionKeyMismatch))
+        #expect(failure(sessionData(readerKey), session: opened.session)?.code == .sessionKeyMismatch)
         var tampered = try SessionCipher.seal(plaintext, key: keys.skDevice, sender: .mdoc, counter: 1)
         tampered[100] ^= 1
-        #expect(failure(sessionData(tampered), session: opened.session)?.code == .verification(.decryptionFailed))
+        #expect(failure(sessionData(tampered), session: opened.session)?.code == .decryptionFailed)
         for malformed: [UInt8] in [[], [0xa0], CBOREncoder().encode(.map([.init("data", "text")])),
                                    CBOREncoder().encode(.map([.init("other", 1)])), [0xa1, 0x64] + Array("data".utf8)] {
-            #expect(failure(malformed, session: opened.session)?.code == .verification(.sessionDataMalformed))
+            #expect(failure(malformed, session: opened.session)?.code == .sessionDataMalformed)
         }
         let fine = try SessionCipher.seal(plaintext, key: keys.skDevice, sender: .mdoc, counter: 1)
         #expect(failure(sessionData(fine), session: opened.session) == nil)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VerifierService
+@testable import Encodings
 
 struct Base64InputTests {
     @Test func decodesBothAlphabetsWithOrWithoutPadding() {

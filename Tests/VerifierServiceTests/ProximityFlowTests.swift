@@ -7,11 +7,10 @@ import TrustStore
 @Suite(.serialized, .enabled(if: Fixtures.sharedVectorsAvailable, "needs ../shared/vectors"))
 struct ProximityFlowTests {
     static func harness(injection: Bool = true, proximity: Bool = true, clock: ManualClock? = nil) throws -> ServiceHarness {
-        let iaca = FileManager.default.temporaryDirectory.appendingPathComponent("annexd-iaca-\(UUID().uuidString).pem")
-        try TrustDirectory.pem(try Fixtures.annexD("iaca_cert")).write(to: iaca, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: iaca) }
-        return try ServiceHarness(anchors: [iaca], clock: clock) { config in
-            if proximity { config["proximity"] = ["sessionTTLSeconds": 300, "allowInjectedReaderKey": injection] }
+        try ServiceHarness.withAnnexDIACA { iaca in
+            try ServiceHarness(anchors: [iaca], clock: clock) { config in
+                if proximity { config["proximity"] = ["sessionTTLSeconds": 300, "allowInjectedReaderKey": injection] }
+            }
         }
     }
 

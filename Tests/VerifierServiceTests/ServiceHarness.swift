@@ -6,6 +6,7 @@ import HTTPServer
 import Logging
 import Synchronization
 import TestSupport
+import TrustStore
 import VerifierService
 
 /// Log lines captured in memory.
@@ -103,6 +104,15 @@ final class ServiceHarness: Sendable {
 
     func admin(_ method: String, _ path: String, body: Data? = nil) async throws -> Response {
         try await request(method, path, body: body, headers: ["Authorization": "Bearer \(Self.adminToken)"])
+    }
+
+    /// Runs `body` with the Annex D IACA written to a temporary PEM file (removed afterwards), e.g. to pass it as an
+    /// anchor to a new harness.
+    static func withAnnexDIACA<T>(_ body: (URL) throws -> T) throws -> T {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("annexd-iaca-\(UUID().uuidString).pem")
+        try TrustDirectory.pem(try Fixtures.annexD("iaca_cert")).write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try body(file)
     }
 
     /// A generated Apple case's request body.

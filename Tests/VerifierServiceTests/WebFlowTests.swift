@@ -169,10 +169,7 @@ struct WebFlowTests {
     }
 
     static func annexDHarness(stateless: Bool = true) throws -> ServiceHarness {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("annexd-iaca-\(UUID().uuidString).pem")
-        try TrustDirectory.pem(try Fixtures.annexD("iaca_cert")).write(to: folder, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try harness(stateless: stateless, anchors: [folder])
+        try ServiceHarness.withAnnexDIACA { try harness(stateless: stateless, anchors: [$0]) }
     }
 
     @Test(.enabled(if: Fixtures.sharedVectorsAvailable, "needs ../shared/vectors"), arguments: [false, true])

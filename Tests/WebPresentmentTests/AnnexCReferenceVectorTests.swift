@@ -171,11 +171,9 @@ struct AnnexCReferenceVectorTests {
         let encrypted = try EncryptedResponse(base64URL: response)
         let plaintext = try WebResponseDecryptor.decrypt(encrypted, recipientKey: key, transcript: transcript)
         #expect(plaintext.count == 21)
-        #expect(throws: WebPresentmentError.self) {
-            try WebResponseDecryptor.open(encrypted, recipientKey: key, transcript: transcript)
-        }
         do {
             _ = try WebResponseDecryptor.open(encrypted, recipientKey: key, transcript: transcript)
+            Issue.record("a response without documents was accepted")
         } catch {
             #expect(error.code == .documentsNotReturned)
             #expect(error.detail.contains("status 0"))

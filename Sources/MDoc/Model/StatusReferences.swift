@@ -70,4 +70,9 @@ public struct StatusReferences: Sendable, Hashable {
 
     /// Whether the entry names any list at all.
     public var isEmpty: Bool { statusList == nil && identifierList == nil }
+
+    /// Each reference as a key of the evidence the `mso.status` check reads.
+    public var keys: [StatusReferenceKey] {
+        [statusList.map { .statusList($0) }, identifierList.map { .identifierList($0) }].compactMap { $0 }
+    }
 }

@@ -61,8 +61,7 @@ public struct MDocVerifier: Sendable {
             let context = DocumentContext(document: document, sessionTranscript: [], options: options, trust: trust)
             guard context.chain.failure == nil, context.chain.anchor != nil,
                   case .passed = IssuerSignatureCheck().evaluate(context) else { continue }
-            if let list = references.statusList { keys.insert(.statusList(list)) }
-            if let list = references.identifierList { keys.insert(.identifierList(list)) }
+            keys.formUnion(references.keys)
         }
         return keys
     }

@@ -38,15 +38,8 @@ enum ReportJSON {
         members.append(("checks", .array(document.checks.map(check))))
         if !document.notReturned.isEmpty {
             // Names only, never values: what was asked for and did not come back (the holder may decline).
-            var byNameSpace: [(String, [JSON])] = []
-            for reference in document.notReturned {
-                if let index = byNameSpace.firstIndex(where: { $0.0 == reference.nameSpace }) {
-                    byNameSpace[index].1.append(.string(reference.identifier))
-                } else {
-                    byNameSpace.append((reference.nameSpace, [.string(reference.identifier)]))
-                }
-            }
-            members.append(("notReturned", .object(byNameSpace.map { ($0.0, JSON.array($0.1)) })))
+            members.append(("notReturned", .object(byNameSpace(document.notReturned) { ($0.nameSpace, .string($0.identifier)) }
+                .map { ($0.0, JSON.array($0.1)) })))
         }
         return .object(members)
     }
@@ -54,15 +47,21 @@ enum ReportJSON {
     /// `{namespace: {element: value}}` for claims of one source. The model guarantees one value per element and
     /// source, so no key repeats.
     static func claims(_ claims: [Claim]) -> JSON {
-        var byNameSpace: [(String, [(String, JSON)])] = []
-        for claim in claims {
-            if let index = byNameSpace.firstIndex(where: { $0.0 == claim.nameSpace }) {
-                byNameSpace[index].1.append((claim.identifier, value(claim.value)))
+        .object(byNameSpace(claims) { ($0.nameSpace, ($0.identifier, value($0.value))) }.map { ($0.0, JSON.object($0.1)) })
+    }
+
+    /// Groups entries by namespace, namespaces and entries in the order first seen.
+    static func byNameSpace<Entry, Value>(_ entries: [Entry], _ split: (Entry) -> (String, Value)) -> [(String, [Value])] {
+        var groups: [(String, [Value])] = []
+        for entry in entries {
+            let (nameSpace, value) = split(entry)
+            if let index = groups.firstIndex(where: { $0.0 == nameSpace }) {
+                groups[index].1.append(value)
             } else {
-                byNameSpace.append((claim.nameSpace, [(claim.identifier, value(claim.value))]))
+                groups.append((nameSpace, [value]))
             }
         }
-        return .object(byNameSpace.map { ($0.0, JSON.object($0.1)) })
+        return groups
     }
 
     static func check(_ result: CheckResult) -> JSON {

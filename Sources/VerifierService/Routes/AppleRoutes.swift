@@ -55,16 +55,22 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
-        let report: VerificationReport
-        do {
-            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
-                envelope: envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId)
-            report = await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                  options: verificationOptions(at: time), trust: trustStore.snapshot)
-        } catch {
-            report = .failure(error.code, error.detail)
-        }
+        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId, at: time)
         return try reportResponse(report, endpoint: "apple", started: started)
+    }
+
+    /// Decrypts and verifies an envelope with the configured merchant keys (the route and `verifierd decrypt`).
+    func verifyAppleAnswer(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String, at time: Date)
+        async -> VerificationReport
+    {
+        do throws(AppleWalletError) {
+            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
+                envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId)
+            return await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
+                                options: verificationOptions(at: time), trust: trustStore.snapshot)
+        } catch {
+            return .failure(error.code, error.detail)
+        }
     }
 
     func sessionTranscript(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {

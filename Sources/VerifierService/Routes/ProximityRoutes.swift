@@ -51,9 +51,7 @@ extension VerifierService {
         case (nil, let deviceRequest?):
             readerRequest = .deviceRequest(try RequestDecoding.base64(deviceRequest, field: "deviceRequest"))
         case (let documents, nil):
-            let requested = documents.map(Self.requestedItems) ?? RequestLimits.defaultRequest
-            if let problem = RequestLimits.problem(with: requested) { throw ServiceProblem.invalidRequest(problem) }
-            readerRequest = .items(requested)
+            readerRequest = .items(try Self.requestedItems(documents))
         }
         var eReaderKey = P256.KeyAgreement.PrivateKey()
         if let hex = body.eReaderPrivateKey {
@@ -68,8 +66,7 @@ extension VerifierService {
         }
         let opened: ProximityReader.Opened
         do {
-            opened = try ProximityReader(builder: DeviceRequestBuilder(
-                readerAuth: readerAuthKey, mode: configuration.readerAuth?.mode ?? .readerAuth))
+            opened = try ProximityReader(builder: deviceRequestBuilder)
                 .open(engagement: engagement, handover: handover, request: readerRequest, eReaderKey: eReaderKey)
         } catch {
             throw Self.problem(error)
@@ -94,30 +91,23 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let sessionData = try RequestDecoding.base64(body.sessionData, field: "sessionData")
-        let record = try await takeSession(request.pathParameters["id"] ?? "", kind: ProximitySession.kind, flow: "proximity")
-        guard let session = ProximitySession(record: record) else {
-            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
-        }
+        let session = try await takeSession(request.pathParameters["id"] ?? "", as: ProximitySession.self)
         let report: VerificationReport
-        var reply: JSON?
-        do {
+        // The reader tells the mdoc the session is over, unless the mdoc already ended it.
+        var reply: JSON? = .string(Data(SessionData.termination).base64EncodedString())
+        do throws(ResponseFailure) {
             switch try ProximityReader.receive(sessionData, session: session) {
             case .ended(let status):
+                reply = nil
                 report = .failure(.sessionEndedByDevice,
                                   "the mdoc ended the session with status \(status) (\(SessionData.knownStatuses[status] ?? "unknown"))")
             case .response(let response, _):
                 var options = verificationOptions(at: time, readerKey: try? ReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
                 options.requestedItems = session.requested
                 report = await verify(response, sessionTranscript: session.transcript, options: options, trust: trustStore.snapshot)
-                reply = .string(Data(SessionData.termination).base64EncodedString())
             }
         } catch {
-            switch error.code {
-            case .verification(let code): report = .failure(code, error.detail)
-            case .request: report = .failure(.sessionDataMalformed, error.detail)
-            }
-            // The reader tells the mdoc that the session is over either way.
-            reply = .string(Data(SessionData.termination).base64EncodedString())
+            report = .failure(error.code, error.detail)
         }
         return try reportResponse(report, endpoint: "proximity", started: started, extra: [("reply", reply)])
     }

@@ -22,15 +22,20 @@ extension VerifierService {
         }
     }
 
-    /// Takes a session once: 404 `SESSION_NOT_FOUND`, 409 `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`.
-    func takeSession(_ id: String, kind: String, flow: String) async throws(ServiceProblem) -> SessionRecord {
+    /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
+    /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`.
+    func takeSession<Session: StoredSession>(_ id: String, as type: Session.Type) async throws(ServiceProblem) -> Session {
+        let flow = Session.kind
         guard SessionIdentifier.isWellFormed(id) else {
             throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
         }
-        switch await sessionStore.take(id: id, kind: kind, now: now()) {
+        switch await sessionStore.take(id: id, kind: Session.kind, now: now()) {
         case .taken(let record):
             metrics.session(flow: flow, event: "taken")
-            return record
+            guard let session = Session(record: record) else {
+                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+            }
+            return session
         case .alreadyUsed:
             metrics.session(flow: flow, event: "replayed")
             throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one")

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import HTTPServer
 import HTTPTypes
@@ -51,15 +52,10 @@ extension VerifierService {
         let web = try webConfiguration()
         let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
         let origin = try allowedOrigin(body.origin, web)
-        let requested = body.documents.map(Self.requestedItems) ?? RequestLimits.defaultRequest
-        if let problem = RequestLimits.problem(with: requested) {
-            throw ServiceProblem.invalidRequest(problem)
-        }
+        let requested = try Self.requestedItems(body.documents)
         let made: WebRequest
         do {
-            made = try WebRequest(origin: origin, requested: requested,
-                                  builder: DeviceRequestBuilder(readerAuth: readerAuthKey,
-                                                                mode: configuration.readerAuth?.mode ?? .readerAuth))
+            made = try WebRequest(origin: origin, requested: requested, builder: deviceRequestBuilder)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request could not be signed")
         }
@@ -78,13 +74,17 @@ extension VerifierService {
         ]), status: .created)
     }
 
-    /// The JSON request's documents, namespaces and elements sorted by name (JSON objects have no order).
-    static func requestedItems(_ documents: [WebRequestBody.DocumentBody]) -> RequestedItems {
-        RequestedItems(documents: documents.map { document in
+    /// What a web or proximity request asks for: the JSON documents (namespaces and elements sorted by name, as
+    /// JSON objects have no order) or the default, within ``RequestLimits`` (else 400 `INVALID_REQUEST`).
+    static func requestedItems(_ documents: [WebRequestBody.DocumentBody]?) throws(ServiceProblem) -> RequestedItems {
+        guard let documents else { return RequestLimits.defaultRequest }
+        let requested = RequestedItems(documents: documents.map { document in
             RequestedItems.Document(docType: document.docType, nameSpaces: document.elements.sorted { $0.key < $1.key }.map {
                 (nameSpace: $0.key, elements: $0.value.sorted { $0.key < $1.key }.map { RequestedItems.Element($0.key, intentToRetain: $0.value) })
             })
         })
+        if let problem = RequestLimits.problem(with: requested) { throw ServiceProblem.invalidRequest(problem) }
+        return requested
     }
 
     func webVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
@@ -95,32 +95,27 @@ extension VerifierService {
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let session: WebSession
         if let sessionId = body.sessionId {
-            session = try await takeWebSession(sessionId)
+            session = try await takeSession(sessionId, as: WebSession.self)
         } else {
             session = try statelessWebSession(body, web)
         }
-        let report: VerificationReport
-        do {
-            let encrypted = try EncryptedResponse(base64URL: body.response)
-            let response = try WebResponseDecryptor.open(encrypted, recipientKey: session.recipientKey,
-                                                         transcript: session.transcript)
-            var options = verificationOptions(at: time)
-            options.requestedItems = body.sessionId == nil ? nil : session.requested
-            report = await verify(response, sessionTranscript: session.transcript.bytes, options: options,
-                                  trust: trustStore.snapshot)
-        } catch {
-            report = .failure(error.code, error.detail)
-        }
-        return try reportResponse(report, endpoint: "web", started: started)
+        return try reportResponse(await verifyWebAnswer(body.response, session: session, at: time), endpoint: "web",
+                                  started: started)
     }
 
-    /// Takes the web session once: whatever happens next, it cannot be used again (no decryption oracle).
-    func takeWebSession(_ id: String) async throws(ServiceProblem) -> WebSession {
-        let record = try await takeSession(id, kind: WebSession.kind, flow: "web")
-        guard let session = WebSession(record: record) else {
-            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+    /// Decrypts and verifies an answer for a session, stored or stateless (the route and `verifierd web decrypt`).
+    func verifyWebAnswer(_ response: String, session: WebSession, at time: Date) async -> VerificationReport {
+        do throws(ResponseFailure) {
+            let encrypted = try EncryptedResponse(base64URL: response)
+            let deviceResponse = try WebResponseDecryptor.open(encrypted, recipientKey: session.recipientKey,
+                                                               transcript: session.transcript)
+            var options = verificationOptions(at: time)
+            options.requestedItems = session.requested
+            return await verify(deviceResponse, sessionTranscript: session.transcript.bytes, options: options,
+                                trust: trustStore.snapshot)
+        } catch {
+            return .failure(error.code, error.detail)
         }
-        return session
     }
 
     /// The stateless variant: the caller keeps the key and the encryptionInfo string.
@@ -134,19 +129,15 @@ extension VerifierService {
                 "without \"sessionId\", \"encryptionInfo\", \"origin\" and \"recipientPrivateKey\" are required")
         }
         let origin = try allowedOrigin(originText, web)
-        let info: EncryptionInfo
-        do {
-            info = try EncryptionInfo(base64URL: infoText)
-        } catch {
-            throw ServiceProblem(.badRequest, "INVALID_ENCRYPTION_INFO", error.detail)
-        }
         let key = try Self.recipientKey(keyText)
-        guard key.publicKey.x963Representation == info.recipientPublicKey.x963Representation else {
-            throw ServiceProblem(.badRequest, "RECIPIENT_KEY_MISMATCH",
+        do {
+            return try WebSession.stateless(encryptionInfo: infoText, origin: origin, recipientKey: key)
+        } catch {
+            throw error.code == .recipientKeyUnknown
+                ? ServiceProblem(.badRequest, "RECIPIENT_KEY_MISMATCH",
                                  "\"recipientPrivateKey\" does not match the encryptionInfo's recipientPublicKey")
+                : ServiceProblem(.badRequest, "INVALID_ENCRYPTION_INFO", error.detail)
         }
-        return WebSession(origin: origin, encryptionInfo: info.base64URL, recipientKey: key,
-                          requested: RequestedItems(documents: []))
     }
 
     /// A P-256 private key as base64 of the raw 32-byte scalar, or as PEM (SEC1 or PKCS#8).

@@ -1,20 +1,21 @@
 /// Decodes base64 from clients: standard or URL-safe alphabet, padding optional, nothing else (no whitespace).
-/// Works on the UTF-8 bytes directly; the input size is bounded by the HTTP body limit.
-enum Base64Input {
+/// Works on the UTF-8 bytes directly; the input size is bounded by the caller (the HTTP body limit).
+public enum Base64Input {
     /// 0...63 for alphabet characters (both alphabets), 0xff for anything else.
-    private static let table: [UInt8] = {
+    static let bothAlphabets: [UInt8] = table(extra: [("+", 62), ("-", 62), ("/", 63), ("_", 63)])
+    /// The URL-safe alphabet only.
+    static let urlAlphabet: [UInt8] = table(extra: [("-", 62), ("_", 63)])
+
+    static func table(extra: [(Unicode.Scalar, UInt8)]) -> [UInt8] {
         var table = [UInt8](repeating: 0xff, count: 256)
         for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8.enumerated() {
             table[Int(character)] = UInt8(index)
         }
-        table[Int(UInt8(ascii: "+"))] = 62
-        table[Int(UInt8(ascii: "-"))] = 62
-        table[Int(UInt8(ascii: "/"))] = 63
-        table[Int(UInt8(ascii: "_"))] = 63
+        for (character, value) in extra { table[Int(UInt8(ascii: character))] = value }
         return table
-    }()
+    }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    public static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode(utf8: $0) }
     }
@@ -26,9 +27,16 @@ enum Base64Input {
             end -= 1
             padding += 1
         }
+        if padding > 0 && (end + padding) % 4 != 0 { return nil }
+        return decode(UnsafeBufferPointer(rebasing: input[0..<end]), table: bothAlphabets)
+    }
+
+    /// Decodes unpadded characters with `table`; nil for a character outside it, a length of 4n+1, or non-zero
+    /// unused bits in the last character (so every byte string has one accepted spelling).
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, table: [UInt8]) -> [UInt8]? {
+        let end = input.count
         let remainder = end % 4
         guard remainder != 1 else { return nil }
-        if padding > 0 && (end + padding) % 4 != 0 { return nil }
         // Whole quanta first, four characters to three bytes, straight into the output's storage; the table is
         // read through one pointer (a global's lazy initializer is not re-checked per character).
         let quanta = end / 4
