@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AppleWallet", targets: ["AppleWallet"]),
         .library(name: "StatusList", targets: ["StatusList"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "ServerTLS", targets: ["ServerTLS"]),
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
@@ -77,14 +78,22 @@ let package = Package(
             "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // The system OpenSSL (libssl-dev), for the server's TLS listener.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // TLS for our own listener: the fixed protocol policy, a reloadable certificate, non-blocking streams.
+        .target(name: "ServerTLS", dependencies: ["COpenSSL"], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [
+            "ServerTLS",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
         // A tiny server for the HTTP tests and the benchmark script.
         .executableTarget(name: "http-echo", dependencies: [
             "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
+        // A URLSession (libcurl) client for the TLS interoperability tests.
+        .executableTarget(name: "https-probe", swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
         .executableTarget(name: "verifierd-bench", dependencies: [
             "AppleWallet", "MDoc", "CBOR", "TrustStore",
@@ -120,7 +129,7 @@ let package = Package(
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity",
+            "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -129,7 +138,7 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -159,8 +168,8 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
-            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "TrustStore", "MDoc", "CBOR", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "Proximity",
+            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "MDoc", "CBOR", "StatusList",
+            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

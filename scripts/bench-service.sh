@@ -5,11 +5,15 @@
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
 # server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
-# Usage: scripts/bench-service.sh [duration, default 10s] [connections, default 16]
+# Usage: scripts/bench-service.sh [--tls] [duration, default 10s] [connections, default 16]
 #        (WEB_BODIES=8000 sessions are prepared for a WEB_DURATION=2s run of /v1/web/verify)
+# With --tls: POST /v1/apple/verify over HTTP and then over HTTPS (keep-alive, a throwaway certificate made by
+# TestVectors/generator/tls_test_pki.py), side by side; the other endpoints are skipped.
 # Needs wrk (Debian: apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TLS=0
+if [ "${1:-}" = "--tls" ]; then TLS=1; shift; fi
 DURATION="${1:-10s}"
 CONNECTIONS="${2:-16}"
 command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
@@ -20,20 +24,13 @@ BIN="$(swift build -c release --show-bin-path)/verifierd"
 WORK="$(mktemp -d)"
 PID=""
 cleanup() {
-    if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then kill -TERM "$PID"; wait "$PID" 2>/dev/null || true; fi
+    stop_server
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 "$BIN" serve --config config/verifierd.json > "$WORK/log" &
-PID=$!
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o '"port":"[0-9]*"' "$WORK/log" | head -1 | grep -o '[0-9]\+' || true)"
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "$PORT" ] || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
+source scripts/serve-lib.sh
+start_server "$WORK/log" config/verifierd.json
 
 post_script() {  # $1 = body file, $2 = extra header line (may be empty)
     local body
@@ -64,6 +61,25 @@ post_script TestVectors/demo/verify-request.json "" > "$WORK/verify.lua"
 echo "== POST /v1/apple/verify (demo envelope, full decrypt + verify) =="
 run verify "$WORK/verify.lua" "http://127.0.0.1:$PORT/v1/apple/verify"
 VERIFY_CPU_US="$CPU_US"
+
+if [ "$TLS" = 1 ]; then
+    python3 TestVectors/generator/tls_test_pki.py "$WORK/pki"
+    stop_server
+    start_server "$WORK/log-tls" config/verifierd.json VERIFIERD_SERVER_TLS_CERTIFICATE_CHAIN="$WORK/pki/server.pem" \
+        VERIFIERD_SERVER_TLS_PRIVATE_KEY="$WORK/pki/server.key"
+    echo "== POST /v1/apple/verify over HTTPS (TLS 1.3, keep-alive) =="
+    run verify-tls "$WORK/verify.lua" "https://127.0.0.1:$PORT/v1/apple/verify"
+    python3 - "$WORK/verify.out" "$WORK/verify-tls.out" "$VERIFY_CPU_US" "$CPU_US" <<'PY'
+import re, sys
+rate = lambda f: float(re.search(r"Requests/sec:\s+([0-9.]+)", open(f).read()).group(1))
+p99 = lambda f: re.search(r"99%\s+(\S+)", open(f).read()).group(1)
+http, https = rate(sys.argv[1]), rate(sys.argv[2])
+print(f"HTTP  {http:8.0f} req/s  p99 {p99(sys.argv[1]):>8}  server CPU {sys.argv[3]} µs/request")
+print(f"HTTPS {https:8.0f} req/s  p99 {p99(sys.argv[2]):>8}  server CPU {sys.argv[4]} µs/request "
+      f"({https / http:.2f} of HTTP)")
+PY
+    exit 0
+fi
 
 echo "== in process, same machine, same run (verifierd-bench) =="
 "$(swift build -c release --show-bin-path)/verifierd-bench" 2 | tee "$WORK/bench.out"

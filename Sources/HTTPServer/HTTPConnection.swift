@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import HTTPTypes
+import ServerTLS
 
 /// One accepted TCP connection: reads and parses requests, runs handlers, writes responses in order.
 ///
@@ -56,6 +57,13 @@ final class HTTPConnection: @unchecked Sendable {
     private var requestsServed = 0
     private var lingerDiscarded = 0
 
+    /// The TLS layer when the listener speaks TLS (set up on `queue`, used only there).
+    private var tls: TLSStream?
+    /// TLS: a read (handshake) needs the socket writable before it can go on.
+    private var readWaitsForWritable = false
+    /// TLS: a write needs the socket readable before it can go on.
+    private var writeWaitsForReadable = false
+
     private var currentHead: ParsedRequestHead?
     private var headReceivedAt = ContinuousClock.now
 
@@ -77,6 +85,14 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func setUp() {
         guard phase != .closed else { return }  // closed (server shutdown) before it was set up
+        if let identity = context.configuration.tls {
+            // Over the connection limit a TLS client is closed without a handshake: no 503 is worth the CPU of one.
+            guard mode == .serve, let stream = TLSStream(context: identity.context, fileDescriptor: fd) else {
+                close()
+                return
+            }
+            tls = stream
+        }
         let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         read.setEventHandler { [self] in self.onReadable() }
         read.setCancelHandler { [self] in self.sourceCancelled() }
@@ -129,6 +145,7 @@ final class HTTPConnection: @unchecked Sendable {
         phase = .closed
         if readSource == nil {
             // Never set up: no source owns the descriptor yet.
+            tls = nil
             Socket.closeDescriptor(fd)
             context.connectionClosed(ObjectIdentifier(self))
             return
@@ -151,6 +168,7 @@ final class HTTPConnection: @unchecked Sendable {
         if pendingCancels == 0 {
             readSource = nil
             writeSource = nil
+            tls = nil
             Socket.closeDescriptor(fd)
             context.connectionClosed(ObjectIdentifier(self))
         }
@@ -212,31 +230,73 @@ final class HTTPConnection: @unchecked Sendable {
         guard let r = readSource, readSuspended else { return }
         r.resume()
         readSuspended = false
+        // Bytes TLS already decrypted raise no readiness event of their own.
+        if tls?.hasBufferedInput == true { queue.async { self.onReadable() } }
+    }
+
+    private enum ReadResult {
+        case data(Int)
+        case later
+        case end
+        case broken
+    }
+
+    /// One read from the transport: TLS (which also drives the handshake) or the plain socket. While lingering
+    /// the bytes are discarded anyway, so they are taken from the socket as they are.
+    private func readSome(_ base: UnsafeMutableRawPointer, _ count: Int) -> ReadResult {
+        if let tls, phase != .lingering {
+            switch tls.read(into: base, count: count) {
+            case .transferred(let n): return .data(n)
+            case .wantsReadable: return .later
+            case .wantsWritable:
+                readWaitsForWritable = true
+                watchWritable()
+                return .later
+            case .closed: return .end
+            case .failed: return .broken
+            }
+        }
+        while true {
+            let n = recv(fd, base, count, Int32(MSG_DONTWAIT))
+            if n > 0 { return .data(n) }
+            if n == 0 { return .end }
+            let e = errno
+            if e == EINTR { continue }
+            return e == EAGAIN || e == EWOULDBLOCK ? .later : .broken
+        }
     }
 
     private func onReadable() {
         guard phase != .closed else { return }
+        if writeWaitsForReadable {
+            writeWaitsForReadable = false
+            flush()
+            guard phase != .closed else { return }
+        }
         let chunk = 16 * 1024
         withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buf in
             guard let base = buf.baseAddress else { return }
             var rounds = 0
             while rounds < 4 && phase != .closed && !readSuspended {
                 rounds += 1
-                let n = recv(fd, base, chunk, Int32(MSG_DONTWAIT))
-                if n > 0 {
+                switch readSome(base, chunk) {
+                case .data(let n):
                     received(UnsafeRawBufferPointer(start: base, count: n))
-                    if n < chunk { return }
-                } else if n == 0 {
+                    // A short plain read emptied the socket; TLS returns one record at a time, so it reads on.
+                    if n < chunk && (tls == nil || phase == .lingering) { return }
+                case .later:
+                    return
+                case .end:
                     peerClosed()
                     return
-                } else {
-                    let e = errno
-                    if e == EINTR { continue }
-                    if e == EAGAIN || e == EWOULDBLOCK { return }
+                case .broken:
                     close()
                     return
                 }
             }
+        }
+        if tls?.hasBufferedInput == true && phase != .closed && !readSuspended {
+            queue.async { self.onReadable() }
         }
     }
 
@@ -312,8 +372,20 @@ final class HTTPConnection: @unchecked Sendable {
         let requestID = RequestID.validated(incomingID, maxLength: context.configuration.maxRequestIDLength) ?? RequestID.generate()
         let isHead = head.method == .head
         let started = headReceivedAt
+        let clientCertificate = tls?.clientCertificate
+        let match = context.router.match(method: head.method, path: path)
 
-        switch context.router.match(method: head.method, path: path) {
+        if requiresClientCertificate(path: path, match: match), clientCertificate?.chainsToClientCA != true {
+            let detail = clientCertificate == nil
+                ? "this route needs a client certificate"
+                : "the client certificate does not chain to the configured client CA"
+            finish(context.problemResponse(.clientCertificateRequired, detail), head: head, requestID: requestID,
+                   pattern: nil, errorCode: .clientCertificateRequired, bodyCount: body.count, started: started,
+                   isHead: isHead)
+            return
+        }
+
+        switch match {
         case .notFound:
             finish(context.problemResponse(.notFound, "no route for \(path)"), head: head, requestID: requestID,
                    pattern: nil, errorCode: .notFound, bodyCount: body.count, started: started, isHead: isHead)
@@ -336,7 +408,8 @@ final class HTTPConnection: @unchecked Sendable {
                 queryItems: RequestTarget.queryItems(query),
                 requestID: requestID,
                 routePattern: pattern,
-                remoteAddress: remoteAddress
+                remoteAddress: remoteAddress,
+                clientCertificate: clientCertificate
             )
             if case .immediate(let answer) = handler {
                 finish(answer(request), head: head, requestID: requestID, pattern: pattern, errorCode: nil,
@@ -361,6 +434,15 @@ final class HTTPConnection: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Whether the path, as sent or as routed, falls under a prefix that needs a client certificate.
+    private func requiresClientCertificate(path: String, match: Router.Match) -> Bool {
+        let prefixes = context.configuration.clientCertificateRequiredPrefixes
+        guard !prefixes.isEmpty else { return false }
+        var pattern = ""
+        if case .found(_, let p, _) = match { pattern = p }
+        return prefixes.contains { path.hasPrefix($0) || (!pattern.isEmpty && pattern.hasPrefix($0)) }
     }
 
     private func finish(_ response: HTTPServerResponse, head: ParsedRequestHead, requestID: String, pattern: String?,
@@ -430,6 +512,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// Half-closes, then reads and discards what the client still sends, so it sees the response and not a reset.
     private func startLingeringClose() {
         phase = .lingering
+        tls?.sendCloseNotify()
         shutdown(fd, Int32(SHUT_WR))
         armTimer(.linger, context.configuration.lingerTimeout)
         resumeReading()
@@ -448,29 +531,57 @@ final class HTTPConnection: @unchecked Sendable {
         flush()
     }
 
+    private enum WriteResult {
+        case wrote(Int)
+        case wouldBlock
+        case needsReadable
+        case broken
+    }
+
+    /// One write to the transport: TLS or the plain socket.
+    private func writeSome(_ base: UnsafeRawPointer, _ count: Int) -> WriteResult {
+        if let tls {
+            switch tls.write(base, count: count) {
+            case .transferred(let n): return .wrote(n)
+            case .wantsWritable: return .wouldBlock
+            case .wantsReadable: return .needsReadable
+            case .closed, .failed: return .broken
+            }
+        }
+        while true {
+            let n = Socket.sendNoSignal(fd, base, count)
+            if n > 0 { return .wrote(n) }
+            if n < 0 && errno == EINTR { continue }
+            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? .wouldBlock : .broken
+        }
+    }
+
     private func flush() {
         var progressed = false
         while outboundOffset < outbound.count {
-            let n = outbound.withUnsafeBytes { p -> Int in
-                guard let base = p.baseAddress else { return 0 }
-                return Socket.sendNoSignal(fd, base + outboundOffset, outbound.count - outboundOffset)
+            let result = outbound.withUnsafeBytes { p -> WriteResult in
+                guard let base = p.baseAddress else { return .broken }
+                return writeSome(base + outboundOffset, outbound.count - outboundOffset)
             }
-            if n > 0 {
+            switch result {
+            case .wrote(let n):
                 outboundOffset += n
                 progressed = true
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            case .wouldBlock:
                 waitWritable(progressed: progressed)
                 return
-            } else {
+            case .needsReadable:
+                writeWaitsForReadable = true
+                resumeReading()
+                return
+            case .broken:
                 close()
                 return
             }
         }
         outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
         outboundOffset = 0
-        if let w = writeSource, !writeSuspended {
+        if let w = writeSource, !writeSuspended, !readWaitsForWritable {
             w.suspend()
             writeSuspended = true
         }
@@ -485,6 +596,11 @@ final class HTTPConnection: @unchecked Sendable {
         if phase == .writing && (progressed || timerKind != .write) {
             armTimer(.write, context.configuration.writeTimeout)
         }
+        watchWritable()
+    }
+
+    /// Makes sure the write source is running (it is suspended again once nothing waits for it).
+    private func watchWritable() {
         if let w = writeSource {
             if writeSuspended {
                 w.resume()
@@ -495,6 +611,11 @@ final class HTTPConnection: @unchecked Sendable {
         let w = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         w.setEventHandler { [self] in
             guard self.phase != .closed else { return }
+            if self.readWaitsForWritable {
+                self.readWaitsForWritable = false
+                self.onReadable()
+                guard self.phase != .closed else { return }
+            }
             self.flush()
         }
         w.setCancelHandler { [self] in self.sourceCancelled() }

@@ -51,6 +51,7 @@ public enum HTTPServerErrorKind: String, Sendable, Hashable, CaseIterable {
     case expectationFailed = "EXPECTATION_FAILED"
     case versionNotSupported = "HTTP_VERSION_NOT_SUPPORTED"
     case serviceUnavailable = "SERVICE_UNAVAILABLE"
+    case clientCertificateRequired = "CLIENT_CERTIFICATE_REQUIRED"
     case internalError = "INTERNAL_ERROR"
 
     /// The HTTP status answered for this kind.
@@ -66,6 +67,7 @@ public enum HTTPServerErrorKind: String, Sendable, Hashable, CaseIterable {
         case .expectationFailed: return .expectationFailed
         case .versionNotSupported: return .init(code: 505, reasonPhrase: "HTTP Version Not Supported")
         case .serviceUnavailable: return .serviceUnavailable
+        case .clientCertificateRequired: return .forbidden
         case .internalError: return .internalServerError
         }
     }

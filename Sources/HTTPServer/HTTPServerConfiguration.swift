@@ -1,4 +1,5 @@
 import Dispatch
+import ServerTLS
 
 /// Limits, timeouts and addresses for an ``HTTPServer``.
 ///
@@ -45,6 +46,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// The `type` member of problem documents the server produces itself (RFC 9457); `about:blank` by default.
     public var problemTypeBase: String?
 
+    /// With an identity the listener speaks only TLS (1.2 or 1.3, ALPN `http/1.1`); nil: plain HTTP.
+    public var tls: TLSServerIdentity?
+    /// Path prefixes (such as `/v1/admin/`) whose requests need a client certificate chaining to the identity's
+    /// client CA; others are answered 403 `CLIENT_CERTIFICATE_REQUIRED` before any handler runs.
+    public var clientCertificateRequiredPrefixes: [String]
+
     /// Creates a configuration; every parameter has a default.
     public init(
         host: String = "127.0.0.1",
@@ -63,7 +70,9 @@ public struct HTTPServerConfiguration: Sendable {
         maxRequestsPerConnection: Int = 10_000,
         shutdownGracePeriod: Duration = .seconds(10),
         maxRequestIDLength: Int = 128,
-        problemTypeBase: String? = nil
+        problemTypeBase: String? = nil,
+        tls: TLSServerIdentity? = nil,
+        clientCertificateRequiredPrefixes: [String] = []
     ) {
         self.host = host
         self.port = port
@@ -82,6 +91,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
         self.maxRequestIDLength = maxRequestIDLength
         self.problemTypeBase = problemTypeBase
+        self.tls = tls
+        self.clientCertificateRequiredPrefixes = clientCertificateRequiredPrefixes
     }
 }
 

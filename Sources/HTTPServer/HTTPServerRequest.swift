@@ -1,4 +1,5 @@
 import HTTPTypes
+import ServerTLS
 
 /// A complete request as handed to a handler: the head as a swift-http-types value and the whole body.
 public struct HTTPServerRequest: Sendable {
@@ -18,6 +19,8 @@ public struct HTTPServerRequest: Sendable {
     public var routePattern: String
     /// The peer address as text (`127.0.0.1:51234`, `[::1]:51234`).
     public var remoteAddress: String
+    /// The certificate the client presented in the TLS handshake, if any (never on plain HTTP).
+    public var clientCertificate: TLSClientCertificate?
 
     /// Creates a request value (the server builds these; tests may too).
     public init(
@@ -28,7 +31,8 @@ public struct HTTPServerRequest: Sendable {
         queryItems: [(name: String, value: String)] = [],
         requestID: String = "",
         routePattern: String = "",
-        remoteAddress: String = ""
+        remoteAddress: String = "",
+        clientCertificate: TLSClientCertificate? = nil
     ) {
         self.head = head
         self.body = body
@@ -38,6 +42,7 @@ public struct HTTPServerRequest: Sendable {
         self.requestID = requestID
         self.routePattern = routePattern
         self.remoteAddress = remoteAddress
+        self.clientCertificate = clientCertificate
     }
 
     /// The last value of the query item `name`, if present.

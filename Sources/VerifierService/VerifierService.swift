@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import MDoc
+import ServerTLS
 import SessionStore
 import StatusList
 import TrustStore
@@ -23,6 +24,8 @@ public final class VerifierService: Sendable {
     let deviceRequestBuilder: DeviceRequestBuilder
     /// One-time sessions of the web flow (and later flows).
     public let sessionStore: any SessionStore
+    /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
+    public let tlsIdentity: TLSServerIdentity?
     let logger: Logger
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
@@ -74,6 +77,14 @@ public final class VerifierService: Sendable {
             try Self.loadReaderAuthKey(section)
         }
         deviceRequestBuilder = DeviceRequestBuilder(readerAuth: readerAuthKey, mode: configuration.readerAuth?.mode ?? .readerAuth)
+        tlsIdentity = try configuration.server.tls.map { (section) throws(ConfigurationError) in
+            do throws(TLSSetupError) {
+                return try TLSServerIdentity(settings: section.settings)
+            } catch {
+                throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
+            }
+        }
+        if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now()) }
         self.sessionStore = sessionStore ?? InMemorySessionStore(
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
@@ -112,6 +123,7 @@ public final class VerifierService: Sendable {
         router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
         router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
         router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadAnchors(r) } }
+        router.post("/v1/admin/tls/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadTLS(r) } }
         router.post("/v1/reader-tokens") { [self] in await respond($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
         // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
         router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
@@ -121,6 +133,28 @@ public final class VerifierService: Sendable {
         router.getImmediate("/metrics") { [self] _ in metricsResponse() }
         router.get("/openapi.json") { _ in .json(Array(OpenAPIDocument.json.utf8)) }
         return router
+    }
+
+    /// The routes of the plain-HTTP health listener (`server.plainHealthPort`): probes and metrics, nothing else.
+    public func healthRouter() -> Router {
+        var router = Router()
+        router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
+        router.getImmediate("/readyz") { [self] _ in
+            do throws(ServiceProblem) { return try readiness() } catch { return error.response }
+        }
+        router.getImmediate("/metrics") { [self] _ in metricsResponse() }
+        return router
+    }
+
+    /// The HTTP server settings for the main listener: address, limits, and TLS when configured.
+    public func httpServerConfiguration() -> HTTPServerConfiguration {
+        var http = HTTPServerConfiguration(host: configuration.server.host, port: configuration.server.port)
+        http.maxBodyBytes = configuration.server.maxBodyBytes
+        http.maxConnections = configuration.server.maxConnections
+        http.shutdownGracePeriod = .seconds(configuration.server.shutdownGraceSeconds)
+        http.tls = tlsIdentity
+        http.clientCertificateRequiredPrefixes = configuration.server.tls?.requireClientCertificateFor ?? []
+        return http
     }
 
     /// Runs a handler, turning a ``ServiceProblem`` into its problem response.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import HTTPServer
+import Logging
 import VerifierService
 
 #if canImport(Glibc)
@@ -18,11 +19,8 @@ struct Serve: AsyncParsableCommand {
         let configuration = ServiceLoading.configuration(options)
         let logger = ServiceLoading.logger()
         let service = ServiceLoading.service(configuration, logger: logger)
-        var http = HTTPServerConfiguration(host: configuration.server.host, port: configuration.server.port)
-        http.maxBodyBytes = configuration.server.maxBodyBytes
-        http.maxConnections = configuration.server.maxConnections
-        http.shutdownGracePeriod = .seconds(configuration.server.shutdownGraceSeconds)
-        let server = HTTPServer(configuration: http, router: service.router(), observer: service.requestObserver())
+        let server = HTTPServer(configuration: service.httpServerConfiguration(), router: service.router(),
+                                observer: service.requestObserver())
         HTTPServerSignals.ignoreSIGPIPE()
         do {
             try server.start()
@@ -30,20 +28,47 @@ struct Serve: AsyncParsableCommand {
             ServiceLoading.fail(ConfigurationError(key: "server.port", "cannot listen on \(configuration.server.host):"
                 + "\(configuration.server.port): \(error)"))
         }
-        let stop = HTTPServerSignals.shutdownOnSignals(server) {
-            logger.notice("stopped")
+        let health = Self.startPlainHealthListener(service, configuration)
+        let stop = HTTPServerSignals.install { _ in
+            Task {
+                await server.shutdown()
+                await health?.shutdown()
+                logger.notice("stopped")
+            }
         }
         let reload = HTTPServerSignals.install([SIGHUP]) { _ in
             service.trustStore.reloadIfChanged(actor: "SIGHUP")
+            service.reloadTLS(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
-        logger.notice("listening", metadata: [
+        var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": "\(server.port)",
             "trustAnchors": "\(service.trustStore.snapshot.anchors.count)",
-        ])
+            "scheme": "\(service.tlsIdentity == nil ? "http" : "https")",
+        ]
+        if let health { listening["plainHealthPort"] = "\(health.port)" }
+        if let context = service.tlsIdentity?.context { listening["tlsCertificateSerial"] = "\(context.certificateSerial)" }
+        logger.notice("listening", metadata: listening)
         await server.waitUntilStopped()
+        await health?.waitUntilStopped()
         poll?.cancel()
         withExtendedLifetime((stop, reload)) {}
+    }
+
+    /// With TLS, an optional plain listener for load balancers and scrapers: `/healthz`, `/readyz`, `/metrics` only.
+    static func startPlainHealthListener(_ service: VerifierService, _ configuration: ServiceConfiguration) -> HTTPServer? {
+        guard let port = configuration.server.plainHealthPort else { return nil }
+        var http = HTTPServerConfiguration(host: configuration.server.host, port: port)
+        http.maxBodyBytes = 1024
+        http.maxConnections = 64
+        let server = HTTPServer(configuration: http, router: service.healthRouter(), observer: service.requestObserver())
+        do {
+            try server.start()
+        } catch {
+            ServiceLoading.fail(ConfigurationError(key: "server.plainHealthPort", "cannot listen on "
+                + "\(configuration.server.host):\(port): \(error)"))
+        }
+        return server
     }
 
     /// Picks up changes made by hand in the trust directory.

@@ -23,27 +23,8 @@ struct CommandLineTests {
         return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/verifierd")
     }
 
-    struct Run {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = locate()
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRunner.Result {
+        try ProcessRunner.run(arguments, executable: locate(), environment: environment)
     }
 
     @Test func configurationErrorsExit78WithTheKey() throws {
@@ -100,23 +81,8 @@ struct CommandLineTests {
         try FileManager.default.copyItem(at: pki.appendingPathComponent("iaca-p256.pem"), to: trust.appendingPathComponent("a.pem"))
         let config = folder.appendingPathComponent("c.json")
         try Data(#"{"server": {"port": 0}, "trust": {"iacaDirectory": "trust", "pollSeconds": 0}, "admin": {"token": "serve-test-admin-token-0123"}}"#.utf8).write(to: config)
-        let process = Process()
-        process.executableURL = Self.locate()
-        process.arguments = ["serve", "--config", config.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // The first log line says where it listens.
-        var buffer = Data()
-        var port: Int?
-        for _ in 0..<100 where port == nil {
-            buffer += out.fileHandleForReading.availableData
-            if let line = String(data: buffer, encoding: .utf8), let range = line.range(of: #""port":""#) {
-                port = Int(line[range.upperBound...].prefix { $0.isNumber })
-            }
-        }
-        let listening = try #require(port)
+        let serve = try ServeProcess(config: config)
+        let listening = try serve.port()
         func anchorCount() async throws -> Int {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(listening)/v1/admin/iaca")!)
             request.setValue("Bearer serve-test-admin-token-0123", forHTTPHeaderField: "Authorization")
@@ -126,17 +92,14 @@ struct CommandLineTests {
         }
         #expect(try await anchorCount() == 1)
         try FileManager.default.copyItem(at: pki.appendingPathComponent("iaca-p384.pem"), to: trust.appendingPathComponent("b.pem"))
-        kill(process.processIdentifier, SIGHUP)
+        kill(serve.process.processIdentifier, SIGHUP)
         var count = 1
         for _ in 0..<50 where count != 2 {
             try await Task.sleep(for: .milliseconds(100))
             count = try await anchorCount()
         }
         #expect(count == 2)
-        process.terminate()  // SIGTERM
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(serve.terminate())  // SIGTERM: drains and exits 0
     }
 
     /// `verifierd status check`: fetches and verifies one list and exits 0 only for a valid entry.

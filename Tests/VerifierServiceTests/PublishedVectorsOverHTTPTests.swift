@@ -9,17 +9,22 @@ struct PublishedVectorsOverHTTPTests {
     /// SHA-256 of the DER of Apple's sample root (`issuer_root.pem`).
     static let appleSampleRootSHA256 = "81ec73ca680daf9c22c80ade687ab9688bfec0d65471f6105e8c917d987fca52"
 
+    /// Apple's merchant and team IDs and key, and its root (which has no countryName, mandatory in ISO 18013-5
+    /// Annex B, so it is named lenient by SHA-256). The root itself goes in as an anchor.
+    static func configureForAppleSample(_ config: inout [String: Any]) {
+        let sample = Fixtures.sharedVectors.appendingPathComponent("apple-identity-sample")
+        config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0,
+                           "profileChecksByAnchor": [appleSampleRootSHA256: "lenient"]]
+        config["apple"] = [
+            "merchantId": "PassKit_Identity_Test_Merchant_ID", "teamId": "PassKit_Identity_Test_Team_ID",
+            "encryptionKeys": [sample.appendingPathComponent("merchant_encryption.key").path],
+        ]
+    }
+
     @Test func appleSampleVerifiesAndLogsNothingPersonal() async throws {
         let sample = Fixtures.sharedVectors.appendingPathComponent("apple-identity-sample")
-        let harness = try ServiceHarness(anchors: [sample.appendingPathComponent("issuer_root.pem")]) { config in
-            // The sample's root has no countryName (mandatory in ISO 18013-5 Annex B): named lenient by SHA-256.
-            config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0,
-                               "profileChecksByAnchor": [Self.appleSampleRootSHA256: "lenient"]]
-            config["apple"] = [
-                "merchantId": "PassKit_Identity_Test_Merchant_ID", "teamId": "PassKit_Identity_Test_Team_ID",
-                "encryptionKeys": [sample.appendingPathComponent("merchant_encryption.key").path],
-            ]
-        }
+        let harness = try ServiceHarness(anchors: [sample.appendingPathComponent("issuer_root.pem")],
+                                         configure: Self.configureForAppleSample)
         defer { Task { await harness.stop() } }
         let nonce = try Fixtures.hexFile(sample.appendingPathComponent("nonce.hex"))
         let envelope = try Fixtures.bytes(sample.appendingPathComponent("hpke_envelope.cbor"))

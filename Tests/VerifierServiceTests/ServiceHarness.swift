@@ -42,7 +42,8 @@ final class ServiceHarness: Sendable {
     /// `configure` edits the configuration object before it is written; `anchors` are copied into the trust folder.
     /// `clock` overrides `now` when a test needs time to move.
     init(anchors: [URL] = [], now: Date = TestClock.date("2030-01-01T00:00:00Z"), clock: ManualClock? = nil,
-         configure: (inout [String: Any]) -> Void = { _ in }) throws {
+         configure: (inout [String: Any]) -> Void = { _ in },
+         http: (inout HTTPServerConfiguration) -> Void = { _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-\(UUID().uuidString)")
         let trust = folder.appendingPathComponent("trusted-iaca")
         try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
@@ -70,8 +71,10 @@ final class ServiceHarness: Sendable {
             JSONLogHandler(label: label, sink: { line in logs.append(line) })
         }
         service = try VerifierService(configuration: configuration, logger: logger, now: { clock?.now ?? now })
-        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0),
-                           router: service.router(), observer: service.requestObserver())
+        var serverConfiguration = service.httpServerConfiguration()
+        http(&serverConfiguration)
+        server = HTTPServer(configuration: serverConfiguration, router: service.router(),
+                            observer: service.requestObserver())
         try server.start()
     }
 

@@ -20,20 +20,11 @@ struct WebWalletInteropTests {
     }
 
     static func runWallet(port: Int, mode: String, scenarios: [String]? = nil, script: URL = wallet) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", script.path, "--base-url", "http://127.0.0.1:\(port)", "--reader-root", readerRoot.path,
                          "--mode", mode]
         if let scenarios { arguments += ["--scenarios", scenarios.joined(separator: ",")] }
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.repositoryRoot
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try ProcessRunner.run(arguments)
+        let output = run.output, error = run.error
         var results: [String: [String: Any]] = [:]
         var summary: [String: Any] = [:]
         for line in output.split(separator: "\n") {
@@ -41,7 +32,7 @@ struct WebWalletInteropTests {
             if let name = object["scenario"] as? String { results[name] = object }
             if let found = object["summary"] as? [String: Any] { summary = found }
         }
-        return Outcome(status: process.terminationStatus, scenarios: results, summary: summary, output: output + error)
+        return Outcome(status: run.status, scenarios: results, summary: summary, output: output + error)
     }
 
     static let everyScenario = [

@@ -623,6 +623,79 @@ enum OpenAPIDocument {
     }
    }
   },
+  "/v1/admin/tls/reload": {
+   "post": {
+    "summary": "Re-read the HTTPS certificate and key (new handshakes use them; open connections keep theirs)",
+    "operationId": "reloadTLS",
+    "security": [
+     {
+      "adminToken": []
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "the certificate now served to new handshakes",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "serial": {
+           "type": "string",
+           "description": "serial number, lower-case hex"
+          },
+          "notAfter": {
+           "type": "string",
+           "format": "date-time"
+          }
+         }
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "UNAUTHORIZED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "403": {
+      "description": "CLIENT_CERTIFICATE_REQUIRED (server.tls.clientCA is set and no client certificate chaining to it was presented; applies to every path under server.tls.requireClientCertificateFor)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "TLS_NOT_CONFIGURED (no server.tls section)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "TLS_RELOAD_FAILED: the files do not make a usable pair; the certificate in force stays",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
   "/v1/reader-tokens": {
    "post": {
     "summary": "Mint an ES256 reader token for Apple's Verifier API",

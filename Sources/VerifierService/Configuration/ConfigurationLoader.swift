@@ -1,6 +1,7 @@
 import Foundation
 import MDoc
 import ReaderAuthentication
+import ServerTLS
 import WebPresentment
 
 /// Reads the JSON configuration file, applies `VERIFIERD_*` environment overrides and secret files, and checks
@@ -12,7 +13,10 @@ import WebPresentment
 public enum ConfigurationLoader {
     /// Every key the file may contain, by section.
     static let schema: [String: Set<String>] = [
-        "server": ["host", "port", "maxBodyBytes", "maxConnections", "shutdownGraceSeconds"],
+        "server": ["host", "port", "maxBodyBytes", "maxConnections", "shutdownGraceSeconds", "tls", "plainHealthPort"],
+        // `server.tls` is an object inside `server`; its environment variables are VERIFIERD_SERVER_TLS_*.
+        "server.tls": ["certificateChain", "privateKey", "minimumVersion", "clientCA", "requireClientCertificateFor",
+                       "ticketKeyLifetimeHours"],
         "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds"],
         "trust": ["iacaDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds", "expiringWindowDays"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
@@ -31,6 +35,7 @@ public enum ConfigurationLoader {
         for part in [section, key] {
             if name.count > 10 { name += "_" }
             for character in part {
+                if character == "." { name += "_"; continue }
                 if character.isUppercase { name += "_" }
                 name += character.uppercased()
             }
@@ -51,8 +56,14 @@ public enum ConfigurationLoader {
         } catch {
             throw ConfigurationError(key: "(file)", "\(file.path) is not valid JSON: \(error)")
         }
-        guard case .object(let root) = decoded else {
+        guard case .object(var root) = decoded else {
             throw ConfigurationError(key: "(file)", "\(file.path) is not a JSON object")
+        }
+        // Nested sections are read like top-level ones under a dotted name.
+        if root["server.tls"] != nil { throw ConfigurationError(key: "server.tls", "belongs inside \"server\" as \"tls\"") }
+        if case .object(let server)? = root["server"], let tls = server["tls"], tls != .null {
+            guard case .object = tls else { throw ConfigurationError(key: "server.tls", "must be an object") }
+            root["server.tls"] = tls
         }
         let base = file.deletingLastPathComponent()
         let values = Values(root: root, environment: environment, base: base)
@@ -75,7 +86,7 @@ public enum ConfigurationLoader {
         func checkKnownKeys() throws(ConfigurationError) {
             for (section, value) in root {
                 guard let keys = schema[section] else {
-                    throw ConfigurationError(key: section, "unknown section (known: \(schema.keys.sorted().joined(separator: ", ")))")
+                    throw ConfigurationError(key: section, "unknown section (known: \(schema.keys.filter { !$0.contains(".") }.sorted().joined(separator: ", ")))")
                 }
                 guard case .object(let members) = value else { throw ConfigurationError(key: section, "must be an object") }
                 for key in members.keys where !keys.contains(key) {
@@ -225,6 +236,18 @@ public enum ConfigurationLoader {
             server.maxBodyBytes = try int("server", "maxBodyBytes", default: server.maxBodyBytes, range: 1024...(64 << 20))
             server.maxConnections = try int("server", "maxConnections", default: server.maxConnections, range: 1...100_000)
             server.shutdownGraceSeconds = try int("server", "shutdownGraceSeconds", default: 10, range: 0...600)
+            server.tls = try tls()
+            if raw("server", "plainHealthPort") != nil {
+                guard server.tls != nil else {
+                    throw ConfigurationError(key: "server.plainHealthPort", "only applies with server.tls (without TLS "
+                                             + "the main port already answers /healthz and /metrics)")
+                }
+                let port = try int("server", "plainHealthPort", default: 0, range: 0...65535)
+                guard port == 0 || port != server.port else {
+                    throw ConfigurationError(key: "server.plainHealthPort", "must differ from server.port")
+                }
+                server.plainHealthPort = port
+            }
 
             var apple: ServiceConfiguration.Apple?
             if sectionPresent("apple") {
@@ -324,6 +347,31 @@ public enum ConfigurationLoader {
                     allowInjectedReaderKey: try bool("proximity", "allowInjectedReaderKey", default: false))
             }
             return configuration
+        }
+
+        func tls() throws(ConfigurationError) -> ServiceConfiguration.TLS? {
+            let section = "server.tls"
+            guard sectionPresent(section) else { return nil }
+            var settings = TLSSettings(certificateChain: path(try requiredString(section, "certificateChain")),
+                                       privateKey: path(try requiredString(section, "privateKey")))
+            if let text = try string(section, "minimumVersion") {
+                guard let version = TLSSettings.MinimumVersion(rawValue: text) else {
+                    throw ConfigurationError(key: "\(section).minimumVersion", "must be \"1.2\" or \"1.3\", got \"\(text)\"")
+                }
+                settings.minimumVersion = version
+            }
+            settings.clientCA = try string(section, "clientCA").map(path)
+            let hours = try int(section, "ticketKeyLifetimeHours", default: 12, range: 1...168)
+            settings.ticketKeyLifetime = .seconds(hours * 3600)
+            var prefixes = try stringList(section, "requireClientCertificateFor")
+            if prefixes != nil, settings.clientCA == nil {
+                throw ConfigurationError(key: "\(section).requireClientCertificateFor", "needs \(section).clientCA")
+            }
+            if settings.clientCA != nil, prefixes == nil { prefixes = ["/v1/admin/"] }
+            for (index, prefix) in (prefixes ?? []).enumerated() where !prefix.hasPrefix("/") {
+                throw ConfigurationError(key: "\(section).requireClientCertificateFor[\(index)]", "must start with /")
+            }
+            return ServiceConfiguration.TLS(settings: settings, requireClientCertificateFor: prefixes ?? [])
         }
 
         func readerAuth() throws(ConfigurationError) -> ServiceConfiguration.ReaderAuth? {

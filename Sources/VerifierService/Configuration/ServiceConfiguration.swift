@@ -1,6 +1,7 @@
 import Foundation
 import MDoc
 import ReaderAuthentication
+import ServerTLS
 import WebPresentment
 
 /// verifierd's configuration, after the file, environment overrides and secret files have been merged and every
@@ -12,6 +13,17 @@ public struct ServiceConfiguration: Sendable {
         public var maxBodyBytes = 1_048_576
         public var maxConnections = 1024
         public var shutdownGraceSeconds = 10
+        /// With TLS the main listener speaks only HTTPS.
+        public var tls: TLS?
+        /// A second, plain-HTTP listener answering only the health probes and metrics (with TLS on the main one).
+        public var plainHealthPort: Int?
+    }
+
+    /// `server.tls`: the certificate, key and policy of the HTTPS listener.
+    public struct TLS: Sendable {
+        public var settings: TLSSettings
+        /// Path prefixes that need a client certificate chaining to `settings.clientCA` (besides any token).
+        public var requireClientCertificateFor: [String]
     }
 
     public struct Apple: Sendable {

@@ -54,6 +54,17 @@ public final class ServiceMetrics: Sendable {
         Counter(label: "verifierd_sessions_total", dimensions: [("flow", flow), ("event", event)], factory: factory).increment()
     }
 
+    /// Days until the served TLS certificate expires (set at start-up and on every reload).
+    func tlsCertificate(notAfter: Date, now: Date) {
+        Gauge(label: "verifierd_tls_certificate_expiry_days", factory: factory)
+            .record(notAfter.timeIntervalSince(now) / 86_400)
+    }
+
+    /// A TLS reload that was refused (the certificate in force stayed).
+    func tlsReloadFailed() {
+        Counter(label: "verifierd_tls_reload_failures_total", factory: factory).increment()
+    }
+
     func readerToken(outcome: String) {
         Counter(label: "verifierd_reader_tokens_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }

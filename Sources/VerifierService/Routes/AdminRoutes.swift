@@ -17,6 +17,10 @@ extension VerifierService {
             problem.headers[.wwwAuthenticate] = "Bearer"
             throw problem
         }
+        // With client certificates in force the certificate names the operator; the token alone names no one.
+        if let certificate = request.clientCertificate, certificate.chainsToClientCA {
+            return "client-certificate:" + certificate.subject
+        }
         return "admin-token:" + SHA256.hash(data: Array(expected.utf8)).prefix(4).hexString
     }
 

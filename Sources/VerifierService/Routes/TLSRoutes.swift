@@ -1,0 +1,52 @@
+import Foundation
+import HTTPServer
+import ServerTLS
+
+/// Reloading the HTTPS certificate and key without a restart (admin route and SIGHUP).
+extension VerifierService {
+    /// The outcome of one reload attempt.
+    public enum TLSReloadOutcome: Sendable {
+        case reloaded(TLSContext)
+        case refused(TLSSetupError)
+        case notConfigured
+    }
+
+    /// Reads the certificate and key files again; new handshakes use the new pair, open connections keep theirs.
+    /// A pair that does not load is refused with a log line and the one in force stays.
+    @discardableResult
+    public func reloadTLS(actor: String) -> TLSReloadOutcome {
+        guard let identity = tlsIdentity else { return .notConfigured }
+        do {
+            let context = try identity.reload()
+            logger.notice("tls certificate reloaded", metadata: [
+                "actor": "\(actor)", "serial": "\(context.certificateSerial)",
+                "notAfter": "\(ISO8601DateFormatter().string(from: context.certificateNotAfter))",
+            ])
+            metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now())
+            return .reloaded(context)
+        } catch {
+            logger.error("tls reload refused; the certificate in force stays", metadata: [
+                "actor": "\(actor)", "key": "server.tls.\(error.setting.rawValue)", "reason": "\(error.message)",
+            ])
+            metrics.tlsReloadFailed()
+            return .refused(error)
+        }
+    }
+
+    /// `POST /v1/admin/tls/reload`.
+    func reloadTLS(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        let actor = try authorizeAdmin(request)
+        switch reloadTLS(actor: actor) {
+        case .reloaded(let context):
+            return .json(.object([
+                ("serial", .string(context.certificateSerial)),
+                ("notAfter", .string(ISO8601DateFormatter().string(from: context.certificateNotAfter))),
+            ]))
+        case .refused(let error):
+            throw ServiceProblem(.unprocessableContent, "TLS_RELOAD_FAILED",
+                                 "server.tls.\(error.setting.rawValue): \(error.message); the certificate in force stays")
+        case .notConfigured:
+            throw ServiceProblem(.conflict, "TLS_NOT_CONFIGURED", "this server has no server.tls section")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// `verifierd serve` as a child process, started and read up to its "listening" log line.
+final class ServeProcess {
+    let process = Process()
+    /// Standard output up to and including the "listening" line.
+    private(set) var startLog = ""
+
+    /// Starts the service on `config` and waits (up to about 10 s) for it to say where it listens.
+    init(config: URL) throws {
+        process.executableURL = CommandLineTests.locate()
+        process.arguments = ["serve", "--config", config.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !startLog.contains("\"listening\"") && process.isRunning && Date() < deadline {
+            startLog += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// A numeric field of the listening line, such as `port` or `plainHealthPort`.
+    func number(_ field: String) -> Int? {
+        guard let range = startLog.range(of: "\"\(field)\":\"") else { return nil }
+        return Int(startLog[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The main listener's port.
+    func port() throws -> Int { try #require(number("port"), "no listening line in: \(startLog)") }
+
+    /// SIGTERM, then whether it exited 0.
+    func terminate() -> Bool {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+}
