@@ -18,11 +18,10 @@ public final class TLSStream {
     }
 
     private let ssl: OpaquePointer
-    /// The context the handshake used (kept alive for the connection's life).
-    public let context: TLSContext
     private var peer: TLSClientCertificate??
 
-    /// Wraps an accepted socket; nil only if OpenSSL cannot allocate.
+    /// Wraps an accepted socket; nil only if OpenSSL cannot allocate. The connection holds its own reference to the
+    /// context, so a reload that replaces it does not disturb the handshake or the connection.
     public init?(context: TLSContext, fileDescriptor: Int32) {
         guard let ssl = SSL_new(context.pointer) else { return nil }
         guard SSL_set_fd(ssl, fileDescriptor) == 1 else {
@@ -31,7 +30,6 @@ public final class TLSStream {
         }
         SSL_set_accept_state(ssl)
         self.ssl = ssl
-        self.context = context
     }
 
     deinit {
@@ -66,9 +64,6 @@ public final class TLSStream {
 
     /// Whether the handshake has completed.
     public var isEstablished: Bool { SSL_is_init_finished(ssl) == 1 }
-
-    /// The negotiated protocol, e.g. `TLSv1.3`.
-    public var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
 
     /// The client's certificate, read once after the handshake; nil when none was presented.
     public var clientCertificate: TLSClientCertificate? {

@@ -84,7 +84,6 @@ public final class VerifierService: Sendable {
                 throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
             }
         }
-        if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now()) }
         self.sessionStore = sessionStore ?? InMemorySessionStore(
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
@@ -157,6 +156,15 @@ public final class VerifierService: Sendable {
         return http
     }
 
+    /// A configuration section a route needs; without it the route answers 503 `<SECTION>_NOT_CONFIGURED`.
+    func configured<Section>(_ section: Section?, _ name: String) throws(ServiceProblem) -> Section {
+        guard let section else {
+            throw ServiceProblem(.serviceUnavailable, name.uppercased() + "_NOT_CONFIGURED",
+                                 "the \(name) section is not configured")
+        }
+        return section
+    }
+
     /// Runs a handler, turning a ``ServiceProblem`` into its problem response.
     func respond(_ request: HTTPServerRequest,
                  _ handler: (HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse) async -> HTTPServerResponse
@@ -209,6 +217,7 @@ public final class VerifierService: Sendable {
         let anchors = trustStore.snapshot.anchors
         let soonest = anchors.map(\.notAfter).min().map { $0.timeIntervalSince(now()) }
         metrics.trustAnchors(count: anchors.count, secondsUntilSoonestExpiry: soonest)
+        if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now()) }
         var fields = HTTPFields()
         fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return HTTPServerResponse(status: .ok, headerFields: fields, body: metrics.render())

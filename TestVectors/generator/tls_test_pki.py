@@ -6,7 +6,6 @@ Independent of verifierd: Python `cryptography` only. Files written:
   server.pem / server.key           leaf for localhost and 127.0.0.1 (chain: leaf, no CA), serial 0x1001
   server-next.pem / server-next.key a second leaf from the same CA, serial 0x1002 (for reload)
   server-rsa.pem / server-rsa.key   an RSA-2048 leaf from the same CA, serial 0x1003
-  server-expired.pem                the first key's certificate, expired (for tests that need one)
   client-ca.pem                     the CA admin client certificates must chain to
   client.pem / client.key           CN=ops-alice,O=Example Ops, from client-ca
   foreign-client.pem / .key         CN=mallory, from a CA the server does not know
@@ -44,12 +43,12 @@ def ca(cn):
     return key, cert
 
 
-def leaf(issuer_key, issuer_cert, subject, serial, usage, key=None, days=(-1, 30), san=True):
+def leaf(issuer_key, issuer_cert, subject, serial, usage, key=None, san=True):
     key = key or ec.generate_private_key(ec.SECP256R1())
     builder = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer_cert.subject)
                .public_key(key.public_key()).serial_number(serial)
-               .not_valid_before(NOW + datetime.timedelta(days=days[0]))
-               .not_valid_after(NOW + datetime.timedelta(days=days[1]))
+               .not_valid_before(NOW - datetime.timedelta(days=1))
+               .not_valid_after(NOW + datetime.timedelta(days=30))
                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                .add_extension(x509.ExtendedKeyUsage([usage]), critical=False))
     if san:
@@ -85,9 +84,6 @@ def main():
         write(out, f"{stem}.pem", pem_cert(c))
         write(out, f"{stem}.key", pem_key(k))
         if stem == "server":
-            _, expired = leaf(server_ca_key, server_ca, name("localhost"), 0x1004, ExtendedKeyUsageOID.SERVER_AUTH,
-                              key=k, days=(-30, -1))
-            write(out, "server-expired.pem", pem_cert(expired))
             write(out, "not-a-key.key", pem_cert(c))
     client_ca_key, client_ca = ca("verifierd test admin client CA")
     write(out, "client-ca.pem", pem_cert(client_ca))

@@ -329,8 +329,7 @@ struct TLSTests {
             #expect(run.status == 78, "case \(index): \(run.error)")
             #expect(run.error.contains(c.key) && run.error.contains(c.says), "case \(index): \(run.error)")
         }
-        // An expired certificate is the operator's business (it is served, with its expiry in the metric), and a
-        // plain health port without TLS is refused.
+        // A plain health port without TLS is refused.
         let plainOnly = folder.appendingPathComponent("plain.json")
         try Data(#"{"server": {"port": 0, "plainHealthPort": 0}, "trust": {"iacaDirectory": "."}}"#.utf8).write(to: plainOnly)
         let run = try CommandLineTests.run(["serve", "--config", plainOnly.path])

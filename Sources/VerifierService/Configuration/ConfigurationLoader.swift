@@ -14,7 +14,8 @@ public enum ConfigurationLoader {
     /// Every key the file may contain, by section.
     static let schema: [String: Set<String>] = [
         "server": ["host", "port", "maxBodyBytes", "maxConnections", "shutdownGraceSeconds", "tls", "plainHealthPort"],
-        // `server.tls` is an object inside `server`; its environment variables are VERIFIERD_SERVER_TLS_*.
+        // A dotted name is an object inside its parent section (`server.tls` is `"server": {"tls": {…}}`); its
+        // environment variables follow the same rule (VERIFIERD_SERVER_TLS_*).
         "server.tls": ["certificateChain", "privateKey", "minimumVersion", "clientCA", "requireClientCertificateFor",
                        "ticketKeyLifetimeHours"],
         "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds"],
@@ -59,11 +60,13 @@ public enum ConfigurationLoader {
         guard case .object(var root) = decoded else {
             throw ConfigurationError(key: "(file)", "\(file.path) is not a JSON object")
         }
-        // Nested sections are read like top-level ones under a dotted name.
-        if root["server.tls"] != nil { throw ConfigurationError(key: "server.tls", "belongs inside \"server\" as \"tls\"") }
-        if case .object(let server)? = root["server"], let tls = server["tls"], tls != .null {
-            guard case .object = tls else { throw ConfigurationError(key: "server.tls", "must be an object") }
-            root["server.tls"] = tls
+        // Nested sections are read like top-level ones under their dotted name.
+        for name in schema.keys where name.contains(".") {
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            if root[name] != nil { throw ConfigurationError(key: name, "belongs inside \"\(parts[0])\" as \"\(parts[1])\"") }
+            guard case .object(let parent)? = root[parts[0]], let nested = parent[parts[1]], nested != .null else { continue }
+            guard case .object = nested else { throw ConfigurationError(key: name, "must be an object") }
+            root[name] = nested
         }
         let base = file.deletingLastPathComponent()
         let values = Values(root: root, environment: environment, base: base)

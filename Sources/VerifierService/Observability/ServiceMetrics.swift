@@ -54,7 +54,7 @@ public final class ServiceMetrics: Sendable {
         Counter(label: "verifierd_sessions_total", dimensions: [("flow", flow), ("event", event)], factory: factory).increment()
     }
 
-    /// Days until the served TLS certificate expires (set at start-up and on every reload).
+    /// Days until the served TLS certificate expires (computed at each scrape, like the trust anchors' expiry).
     func tlsCertificate(notAfter: Date, now: Date) {
         Gauge(label: "verifierd_tls_certificate_expiry_days", factory: factory)
             .record(notAfter.timeIntervalSince(now) / 86_400)

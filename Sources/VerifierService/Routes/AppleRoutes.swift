@@ -21,13 +21,6 @@ extension VerifierService {
         let pkRHash: String?
     }
 
-    func appleConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Apple {
-        guard let apple = configuration.apple else {
-            throw ServiceProblem(.serviceUnavailable, "APPLE_NOT_CONFIGURED", "the apple section is not configured")
-        }
-        return apple
-    }
-
     /// The merchant and team IDs for a request: the configured ones, or ones the request names that the
     /// configuration allows. Nothing a request says about itself is trusted beyond that list.
     func merchantAndTeam(_ apple: ServiceConfiguration.Apple, merchantId: String?, teamId: String?)
@@ -48,7 +41,7 @@ extension VerifierService {
 
     func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
-        let apple = try appleConfiguration()
+        let apple = try configured(configuration.apple, "apple")
         let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
         let envelope = try RequestDecoding.base64(body.encryptedData, field: "encryptedData")
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
@@ -74,7 +67,7 @@ extension VerifierService {
     }
 
     func sessionTranscript(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
-        let apple = try appleConfiguration()
+        let apple = try configured(configuration.apple, "apple")
         let body = try RequestDecoding.decode(SessionTranscriptRequest.self, from: request)
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)

@@ -23,19 +23,12 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    func proximityConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Proximity {
-        guard let proximity = configuration.proximity else {
-            throw ServiceProblem(.serviceUnavailable, "PROXIMITY_NOT_CONFIGURED", "the proximity section is not configured")
-        }
-        return proximity
-    }
-
     static func problem(_ error: ProximityError) -> ServiceProblem {
         ServiceProblem(.badRequest, error.code.rawValue, error.detail)
     }
 
     func createProximitySession(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let proximity = try proximityConfiguration()
+        let proximity = try configured(configuration.proximity, "proximity")
         let body = try RequestDecoding.decode(ProximitySessionBody.self, from: request)
         let engagement: DeviceEngagement
         do {
@@ -86,7 +79,7 @@ extension VerifierService {
 
     func proximityMessage(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
-        _ = try proximityConfiguration()
+        _ = try configured(configuration.proximity, "proximity")
         let body = try RequestDecoding.decode(ProximityMessageBody.self, from: request)
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())

@@ -20,9 +20,8 @@ extension VerifierService {
             let context = try identity.reload()
             logger.notice("tls certificate reloaded", metadata: [
                 "actor": "\(actor)", "serial": "\(context.certificateSerial)",
-                "notAfter": "\(ISO8601DateFormatter().string(from: context.certificateNotAfter))",
+                "notAfter": "\(ReportJSON.timestamp(context.certificateNotAfter))",
             ])
-            metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now())
             return .reloaded(context)
         } catch {
             logger.error("tls reload refused; the certificate in force stays", metadata: [
@@ -40,7 +39,7 @@ extension VerifierService {
         case .reloaded(let context):
             return .json(.object([
                 ("serial", .string(context.certificateSerial)),
-                ("notAfter", .string(ISO8601DateFormatter().string(from: context.certificateNotAfter))),
+                ("notAfter", .string(ReportJSON.timestamp(context.certificateNotAfter))),
             ]))
         case .refused(let error):
             throw ServiceProblem(.unprocessableContent, "TLS_RELOAD_FAILED",

@@ -31,13 +31,6 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    func webConfiguration() throws(ServiceProblem) -> ServiceConfiguration.Web {
-        guard let web = configuration.web else {
-            throw ServiceProblem(.serviceUnavailable, "WEB_NOT_CONFIGURED", "the web section is not configured")
-        }
-        return web
-    }
-
     /// The origin as the configuration allows it; nothing else is ever put into a transcript.
     func allowedOrigin(_ text: String, _ web: ServiceConfiguration.Web) throws(ServiceProblem) -> SerializedOrigin {
         guard let origin = SerializedOrigin(text), web.allowedOrigins.contains(origin) else {
@@ -49,7 +42,7 @@ extension VerifierService {
     }
 
     func createWebRequest(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let web = try webConfiguration()
+        let web = try configured(configuration.web, "web")
         let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
         let origin = try allowedOrigin(body.origin, web)
         let requested = try Self.requestedItems(body.documents)
@@ -89,7 +82,7 @@ extension VerifierService {
 
     func webVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
-        let web = try webConfiguration()
+        let web = try configured(configuration.web, "web")
         let body = try RequestDecoding.decode(WebVerifyBody.self, from: request)
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
