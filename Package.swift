@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "COSE", targets: ["COSE"]),
         .library(name: "TrustStore", targets: ["TrustStore"]),
+        .library(name: "TrustLists", targets: ["TrustLists"]),
         .library(name: "MDoc", targets: ["MDoc"]),
         .library(name: "AppleWallet", targets: ["AppleWallet"]),
         .library(name: "StatusList", targets: ["StatusList"]),
@@ -51,6 +52,13 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // ISO/IEC 18013-5 data model and verification engine.
+        // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
+        .target(name: "TrustLists", dependencies: [
+            "CBOR", "COSE", "MDoc", "TrustStore",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .target(name: "MDoc", dependencies: [
             "CBOR", "COSE", "TrustStore",
             .product(name: "X509", package: "swift-certificates"),
@@ -128,7 +136,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
-            "CBOR", "MDoc", "AppleWallet", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
+            "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -137,7 +145,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
-            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "HTTPServer", "ReaderToken", "StatusList",
+            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -159,6 +167,11 @@ let package = Package(
             "Proximity", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "ReaderAuthentication", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        .testTarget(name: "TrustListsTests", dependencies: [
+            "TrustLists", "TrustStore", "MDoc", "CBOR", "COSE", "TestSupport",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
         .testTarget(name: "WebPresentmentTests", dependencies: [
             "WebPresentment", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "Encodings", "TestSupport",
@@ -168,7 +181,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
-            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "MDoc", "CBOR", "StatusList",
+            "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),

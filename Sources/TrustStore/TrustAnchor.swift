@@ -12,15 +12,18 @@ public struct TrustAnchor: Sendable, Hashable {
     public let sha256: String
     /// The subject key identifier, when the certificate has one.
     public let subjectKeyIdentifier: [UInt8]?
-    /// Where the anchor came from (a file name inside the trust directory), if known.
-    public let source: String?
+    /// The file it was read from (a name inside the trust directory), if known.
+    public let file: String?
+    /// Its source (manual or a VICAL) and the docTypes it may vouch for.
+    public var metadata: TrustAnchorMetadata
     /// The subject as an RFC 4514-style string (formatted once).
     public let subject: String
     /// The subject's countryName, if any.
     public let country: String?
 
     /// Parses and validates an IACA certificate. Throws when it is not a usable CA (see ``TrustAnchorError``).
-    public init(derBytes: [UInt8], source: String? = nil) throws(TrustAnchorError) {
+    public init(derBytes: [UInt8], file: String? = nil, metadata: TrustAnchorMetadata = .manual) throws(TrustAnchorError) {
+        let source = file
         let certificate: Certificate
         do {
             certificate = try Certificate(derEncoded: derBytes)
@@ -34,7 +37,8 @@ public struct TrustAnchor: Sendable, Hashable {
         self.subjectKeyIdentifier = (try? certificate.extensions.subjectKeyIdentifier).flatMap { $0 }.map {
             Array($0.keyIdentifier)
         }
-        self.source = source
+        self.file = file
+        self.metadata = metadata
         self.subject = certificate.subject.description
         self.country = certificate.subject.firstValue(of: .RDNAttributeType.countryName)
     }
@@ -63,8 +67,30 @@ public struct TrustAnchor: Sendable, Hashable {
     /// Whether `time` lies within the certificate's validity period.
     public func isValid(at time: Date) -> Bool { notBefore <= time && time <= notAfter }
 
-    public static func == (lhs: TrustAnchor, rhs: TrustAnchor) -> Bool { lhs.derBytes == rhs.derBytes }
-    public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
+    /// The same certificate from the same source (the scope and file may differ).
+    public static func == (lhs: TrustAnchor, rhs: TrustAnchor) -> Bool {
+        lhs.derBytes == rhs.derBytes && lhs.metadata.source == rhs.metadata.source
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(derBytes)
+        hasher.combine(metadata.source)
+    }
+
+    /// The same anchor read from another file.
+    public func with(file: String?) -> TrustAnchor {
+        TrustAnchor(copying: self, file: file)
+    }
+
+    private init(copying other: TrustAnchor, file: String?) {
+        certificate = other.certificate
+        derBytes = other.derBytes
+        sha256 = other.sha256
+        subjectKeyIdentifier = other.subjectKeyIdentifier
+        self.file = file
+        metadata = other.metadata
+        subject = other.subject
+        country = other.country
+    }
 }
 
 extension DistinguishedName {

@@ -38,13 +38,25 @@ public struct TrustDirectory: Sendable {
     }
 
     /// Reads the set in force, holding a shared lock so that no writer removes the version being read.
-    public func load() throws(TrustAnchorError) -> [TrustAnchor] {
+    public func load() throws(TrustAnchorError) -> TrustSet {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .unreadable(source: url.path, reason: "no such directory")
         }
         let lock = DirectoryLock(directory: url, exclusive: false)
         defer { lock?.unlock() }
         return try TrustAnchorDirectory.load(from: activeFolder)
+    }
+
+    /// Creates the directory with the anchors of `seed` (a folder of PEM files, for example the committed demo
+    /// anchors) when it does not exist yet, so the folder the service writes is never the committed one.
+    /// Returns whether it seeded.
+    @discardableResult
+    public func seedIfAbsent(from seed: URL) throws -> Bool {
+        guard !FileManager.default.fileExists(atPath: url.path) else { return false }
+        let set = try TrustAnchorDirectory.load(from: seed)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try write(set)
+        return true
     }
 
     /// A fingerprint of what `load()` would read: the folder in force and, per certificate file, the path it
@@ -59,7 +71,8 @@ public struct TrustDirectory: Sendable {
         var parts = [folder.resolvingSymlinksInPath().path]
         for name in names where !name.hasPrefix(".") {
             let file = folder.appendingPathComponent(name)
-            guard TrustAnchorDirectory.certificateExtensions.contains(file.pathExtension.lowercased()) else { continue }
+            guard TrustAnchorDirectory.certificateExtensions.contains(file.pathExtension.lowercased())
+                    || name == TrustManifest.fileName else { continue }
             let resolved = file.resolvingSymlinksInPath().path
             let digest = (try? Data(contentsOf: file)).map { Data(SHA256.hash(data: $0)).base64EncodedString() } ?? "unreadable"
             parts.append("\(name)>\(resolved):\(digest)")
@@ -69,57 +82,72 @@ public struct TrustDirectory: Sendable {
 
     /// Changes the set under an exclusive flock(2) on the directory, held across read, transform and write, so
     /// that writers in other processes (the CLI next to the service, two CLI runs) never lose each other's changes.
-    /// Returns the set written.
-    public func update<Failure: Error>(_ transform: ([TrustAnchor]) throws(Failure) -> [TrustAnchor])
-        throws(TrustDirectoryUpdateError<Failure>) -> [TrustAnchor]
+    /// When the set in force cannot be read (a damaged file), the transform starts from `fallback` (the set the
+    /// caller holds in memory) if given, so a change can always repair the directory. Returns the set written.
+    public func update<Failure: Error>(fallback: TrustSet? = nil,
+                                       _ transform: (TrustSet) throws(Failure) -> TrustSet)
+        throws(TrustDirectoryUpdateError<Failure>) -> TrustSet
     {
         guard let lock = DirectoryLock(directory: url, exclusive: true) else {
             throw .storage("cannot lock \(url.appendingPathComponent(Self.lockFileName).path): \(String(cString: strerror(errno)))")
         }
         defer { lock.unlock() }
-        let existing: [TrustAnchor]
+        let existing: TrustSet
         do {
             existing = try TrustAnchorDirectory.load(from: activeFolder)
         } catch {
-            throw .storage("cannot read the set in force: \(error)")
+            guard let fallback else { throw .storage("cannot read the set in force: \(error)") }
+            existing = fallback
         }
-        let updated: [TrustAnchor]
+        let updated: TrustSet
         do {
             updated = try transform(existing)
         } catch {
             throw .rejected(error)
         }
         do {
-            try writeLocked(updated)
+            return try writeLocked(updated)
         } catch {
             throw .storage("\(error)")
         }
-        return updated
     }
 
-    /// Writes `anchors` as a new version and makes it the one in force, under the exclusive lock. Returns the
-    /// version's folder name.
+    /// Writes `set` as a new version and makes it the one in force, under the exclusive lock. Returns the set as
+    /// written (each anchor with its file name).
     @discardableResult
-    public func write(_ anchors: [TrustAnchor]) throws -> String {
+    public func write(_ set: TrustSet) throws -> TrustSet {
         guard let lock = DirectoryLock(directory: url, exclusive: true) else {
             throw POSIXError(errno, "lock \(url.path)")
         }
         defer { lock.unlock() }
-        return try writeLocked(anchors)
+        return try writeLocked(set)
     }
 
-    @discardableResult
-    private func writeLocked(_ anchors: [TrustAnchor]) throws -> String {
+    /// The file name of an anchor in a version folder: `<sha256>.pem` for manual anchors, `<source>-<sha256>.pem`
+    /// for the others (one file per certificate and source).
+    static func fileName(for anchor: TrustAnchor) -> String {
+        guard anchor.metadata.source != TrustAnchorMetadata.manualSource else { return "\(anchor.sha256).pem" }
+        let safe = anchor.metadata.source.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-"
+        }
+        return String(safe) + "-\(anchor.sha256).pem"
+    }
+
+    private func writeLocked(_ set: TrustSet) throws -> TrustSet {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: versionsFolder, withIntermediateDirectories: true)
         let id = "v\(Int64(Date().timeIntervalSince1970 * 1000))-\(UInt32.random(in: 0...UInt32.max))"
         let staging = versionsFolder.appendingPathComponent(".staging-\(id)")
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
+        let written = TrustSet(anchors: set.normalized().anchors.map { $0.with(file: Self.fileName(for: $0)) },
+                               lists: set.lists)
         do {
-            for anchor in anchors {
-                let file = staging.appendingPathComponent("\(anchor.sha256).pem")
-                try Self.writeDurably(Array(Self.pem(anchor.derBytes).utf8), to: file)
+            for anchor in written.anchors {
+                try Self.writeDurably(Array(Self.pem(anchor.derBytes).utf8),
+                                      to: staging.appendingPathComponent(anchor.file ?? ""))
             }
+            try Self.writeDurably(try TrustManifest(written).encoded(),
+                                  to: staging.appendingPathComponent(TrustManifest.fileName))
             try Self.fsyncPath(staging)
             let version = versionsFolder.appendingPathComponent(id)
             try Self.moveAtomically(staging, to: version)
@@ -135,7 +163,7 @@ public struct TrustDirectory: Sendable {
             throw error
         }
         removeOldVersions(keeping: id)
-        return id
+        return written
     }
 
     /// Deletes versions beyond `versionsKept`, newest first, never the one in force.

@@ -13,22 +13,39 @@ public struct TrustSnapshot: Sendable {
     public let version: Int
     /// Unique within the process for every snapshot ever made.
     public let identity: Int
+    /// Every entry of the set: one per certificate and source.
     public let anchors: [TrustAnchor]
+    /// The VICAL in force per source.
+    public let lists: [String: TrustListRecord]
+    /// One per certificate, with the union of the docTypes its entries allow: what chains are built against.
+    private let issuers: [TrustAnchor]
     private let bySubjectKeyIdentifier: [[UInt8]: [Int]]
     private let bySubject: [DistinguishedName: [Int]]
 
     public init(anchors: [TrustAnchor], version: Int = 1) {
-        var unique: [TrustAnchor] = []
-        var seen = Set<String>()
-        for anchor in anchors where seen.insert(anchor.sha256).inserted {
-            unique.append(anchor)
+        self.init(set: TrustSet(anchors: anchors), version: version)
+    }
+
+    public init(set: TrustSet, version: Int = 1) {
+        let entries = set.normalized().anchors
+        var issuers: [TrustAnchor] = []
+        var position: [String: Int] = [:]
+        for anchor in entries {
+            if let index = position[anchor.sha256] {
+                issuers[index].metadata = issuers[index].metadata.mergingScope(with: anchor.metadata)
+            } else {
+                position[anchor.sha256] = issuers.count
+                issuers.append(anchor)
+            }
         }
         self.version = version
         self.identity = snapshotCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        self.anchors = unique
+        self.anchors = entries
+        self.lists = set.lists
+        self.issuers = issuers
         var bySKI: [[UInt8]: [Int]] = [:]
         var bySubject: [DistinguishedName: [Int]] = [:]
-        for (index, anchor) in unique.enumerated() {
+        for (index, anchor) in issuers.enumerated() {
             if let ski = anchor.subjectKeyIdentifier { bySKI[ski, default: []].append(index) }
             bySubject[anchor.certificate.subject, default: []].append(index)
         }
@@ -36,14 +53,17 @@ public struct TrustSnapshot: Sendable {
         self.bySubject = bySubject
     }
 
+    /// The set this snapshot holds.
+    public var set: TrustSet { TrustSet(anchors: anchors, lists: lists) }
+
     public static let empty = TrustSnapshot(anchors: [], version: 0)
 
     /// Anchors that could have issued a certificate with this authority key identifier and issuer name.
     /// With an AKI, anchors are matched by SKI (names may repeat across keys); without one, by subject name.
     public func candidateIssuers(authorityKeyIdentifier: [UInt8]?, issuer: DistinguishedName) -> [TrustAnchor] {
         if let aki = authorityKeyIdentifier, let indices = bySubjectKeyIdentifier[aki] {
-            return indices.map { anchors[$0] }.filter { $0.certificate.subject == issuer }
+            return indices.map { issuers[$0] }.filter { $0.certificate.subject == issuer }
         }
-        return (bySubject[issuer] ?? []).map { anchors[$0] }
+        return (bySubject[issuer] ?? []).map { issuers[$0] }
     }
 }

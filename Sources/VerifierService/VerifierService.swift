@@ -7,6 +7,7 @@ import MDoc
 import ServerTLS
 import SessionStore
 import StatusList
+import TrustLists
 import TrustStore
 import ReaderAuthentication
 import WebPresentment
@@ -26,6 +27,11 @@ public final class VerifierService: Sendable {
     public let sessionStore: any SessionStore
     /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
     public let tlsIdentity: TLSServerIdentity?
+    /// The certificate each VICAL source's signer must chain to, by source name.
+    let vicalSigners: [String: VICALSignerAnchor]
+    let vicalVerifier: VICALVerifier
+    /// Scheduled fetches of `trust.vicalSources`.
+    public let vicalRefresher: VICALRefresher
     let logger: Logger
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
@@ -66,10 +72,14 @@ public final class VerifierService: Sendable {
         }
         merchantKeys = keys
         do {
-            trustStore = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory), logger: logger)
+            trustStore = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
+                                               seed: configuration.trust.seedDirectory, logger: logger)
         } catch {
             throw ConfigurationError(key: "trust.iacaDirectory", error.description)
         }
+        vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
+        vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
+        vicalRefresher = VICALRefresher(sources: configuration.trust.vicalSources)
         readerTokens = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
             try ReaderTokenService(configuration: tokens)
         }
@@ -87,6 +97,23 @@ public final class VerifierService: Sendable {
         self.sessionStore = sessionStore ?? InMemorySessionStore(
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
+    }
+
+    /// Reads each `trust.vicalSigners` certificate; a problem names the source's key.
+    static func loadVICALSigners(_ files: [String: URL]) throws(ConfigurationError) -> [String: VICALSignerAnchor] {
+        var signers: [String: VICALSignerAnchor] = [:]
+        for (name, url) in files {
+            let key = "trust.vicalSigners.\(name)"
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw ConfigurationError(key: key, "cannot read \(url.path)")
+            }
+            do {
+                signers[name] = try VICALSignerAnchor(pemOrDER: Array(data), source: url.path)
+            } catch {
+                throw ConfigurationError(key: key, error.description)
+            }
+        }
+        return signers
     }
 
     /// Reads and checks the reader key and chain; a problem names `readerAuth.signingKey` or
@@ -122,6 +149,10 @@ public final class VerifierService: Sendable {
         router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
         router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
         router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadAnchors(r) } }
+        router.get("/v1/admin/trust/changes") { [self] in await respond($0) { r throws(ServiceProblem) in try trustChanges(r) } }
+        router.get("/v1/admin/vicals") { [self] in await respond($0) { r throws(ServiceProblem) in try listVICALSources(r) } }
+        router.post("/v1/admin/vicals/:source") { [self] in await respond($0) { r throws(ServiceProblem) in try importVICAL(r) } }
+        addConsoleRoutes(to: &router)
         router.post("/v1/admin/tls/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadTLS(r) } }
         router.post("/v1/reader-tokens") { [self] in await respond($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
         // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
@@ -202,21 +233,48 @@ public final class VerifierService: Sendable {
         return reasons
     }
 
+    /// Problems that do not stop verification (the set in force stays) but need an operator.
+    func degradedReasons() -> [String] {
+        var reasons: [String] = []
+        if let problem = trustStore.directoryProblem {
+            reasons.append("the trust directory does not load (the set in force stays): \(problem)")
+        }
+        let time = now()
+        for source in configuration.trust.vicalSources {
+            if let outcome = vicalRefresher.lastOutcome(source.name), outcome.failed {
+                reasons.append("VICAL \(source.name): last refresh \(outcome.outcome): \(outcome.detail ?? "")")
+            }
+            if let next = trustStore.snapshot.lists[source.name]?.nextUpdate, next < time {
+                reasons.append("VICAL \(source.name) is past its nextUpdate")
+            }
+        }
+        return reasons
+    }
+
     func readiness() throws(ServiceProblem) -> HTTPServerResponse {
         let reasons = notReadyReasons()
         guard reasons.isEmpty else {
             throw ServiceProblem(.serviceUnavailable, "NOT_READY", reasons.joined(separator: "; "))
         }
+        let degraded = degradedReasons()
         return .json(JSON.object([
-            ("status", .string("ready")), ("trustAnchors", .int(Int64(trustStore.snapshot.anchors.count))),
+            ("status", .string(degraded.isEmpty ? "ready" : "degraded")),
+            ("trustAnchors", .int(Int64(trustStore.snapshot.anchors.count))),
             ("merchantKeys", .int(Int64(merchantKeys.count))),
+            ("degraded", degraded.isEmpty ? nil : .array(degraded.map { .string($0) })),
         ]))
     }
 
     func metricsResponse() -> HTTPServerResponse {
-        let anchors = trustStore.snapshot.anchors
-        let soonest = anchors.map(\.notAfter).min().map { $0.timeIntervalSince(now()) }
-        metrics.trustAnchors(count: anchors.count, secondsUntilSoonestExpiry: soonest)
+        let snapshot = trustStore.snapshot
+        let time = now()
+        let soonest = snapshot.anchors.map(\.notAfter).min().map { $0.timeIntervalSince(time) }
+        metrics.trustAnchors(count: snapshot.anchors.count, secondsUntilSoonestExpiry: soonest,
+                             directoryLoads: trustStore.directoryProblem == nil)
+        for (source, list) in snapshot.lists {
+            metrics.vicalInForce(source: source, ageSeconds: time.timeIntervalSince(list.date),
+                                 nextUpdateMarginSeconds: list.nextUpdate.map { $0.timeIntervalSince(time) })
+        }
         if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: now()) }
         var fields = HTTPFields()
         fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrustLists
 import TrustStore
 import VerifierService
 
@@ -8,12 +9,13 @@ import VerifierService
 struct IACACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iaca", abstract: "Manage the trusted IACA roots directory.",
-        subcommands: [List.self, Add.self, Remove.self, Check.self])
+        subcommands: [List.self, Add.self, Remove.self, Check.self, ImportVICAL.self])
 
     static func manager(_ options: ConfigOption) -> TrustStoreManager {
         let configuration = ServiceLoading.configuration(options)
         do {
             return try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
+                                         seed: configuration.trust.seedDirectory,
                                          logger: ServiceLoading.logger(toStandardError: true))
         } catch {
             ServiceLoading.fail(ConfigurationError(key: "trust.iacaDirectory", error.description))
@@ -21,7 +23,9 @@ struct IACACommand: ParsableCommand {
     }
 
     static func describe(_ anchor: TrustAnchor) -> String {
-        "\(anchor.sha256)  \(anchor.notBefore.formatted(.iso8601)) .. \(anchor.notAfter.formatted(.iso8601))  \(anchor.subject)"
+        let scope = anchor.metadata.docTypes.map { " docTypes=" + $0.joined(separator: ",") } ?? ""
+        return "\(anchor.sha256)  \(anchor.notBefore.formatted(.iso8601)) .. \(anchor.notAfter.formatted(.iso8601))  "
+            + "\(anchor.subject)  [\(anchor.metadata.source)\(scope)]"
     }
 
     struct List: ParsableCommand {
@@ -36,6 +40,8 @@ struct IACACommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add IACA roots from PEM or DER files.")
         @OptionGroup var options: ConfigOption
         @Flag(help: "Trust certificates outside their validity period.") var allowExpired = false
+        @Option(name: .customLong("doc-type"), help: "Scope the anchors to this docType (repeatable); default: any.")
+        var docTypes: [String] = []
         @Argument(help: "Certificate files.") var files: [String]
         func run() throws {
             var certificates: [[UInt8]] = []
@@ -43,7 +49,8 @@ struct IACACommand: ParsableCommand {
                 certificates += try CertificateParsing.derCertificates(
                     from: Array(try Data(contentsOf: URL(fileURLWithPath: file))), source: file)
             }
-            let anchors = try TrustStoreManager.validate(certificates, allowExpired: allowExpired, now: Date())
+            let anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
+                                                         allowExpired: allowExpired, now: Date())
             _ = try IACACommand.manager(options).add(anchors, actor: "cli")
             for anchor in anchors { print("added \(IACACommand.describe(anchor))") }
         }
@@ -53,8 +60,9 @@ struct IACACommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an IACA root by its SHA-256.")
         @OptionGroup var options: ConfigOption
         @Argument(help: "Lowercase hex SHA-256 of the certificate DER.") var sha256: String
+        @Flag(help: "Allow removing the last trusted IACA.") var allowEmpty = false
         func run() throws {
-            _ = try IACACommand.manager(options).remove(sha256: sha256, actor: "cli")
+            _ = try IACACommand.manager(options).remove(sha256: sha256, allowEmpty: allowEmpty, actor: "cli")
             print("removed \(sha256)")
         }
     }
@@ -71,6 +79,57 @@ struct IACACommand: ParsableCommand {
                 let state = !anchor.isValid(at: now) ? "EXPIRED " : (anchor.notAfter.timeIntervalSince(now) < 30 * 86_400 ? "EXPIRING" : "ok      ")
                 print("\(state) \(IACACommand.describe(anchor))")
             }
+        }
+    }
+
+    struct ImportVICAL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-vical",
+            abstract: "Verify a VICAL and replace the anchors of its source with its entries.",
+            discussion: """
+                The VICAL's COSE signature and signer chain are verified up to the source's signer anchor (--signer-anchor, \
+                or trust.vicalSigners in the configuration), at the current time or --at; a list older than the one in \
+                force (vicalIssueID) is refused. Other sources and manual anchors are left alone.
+                """)
+        @OptionGroup var options: ConfigOption
+        @Option(help: "Source name (lowercase letters, digits, dashes), e.g. aamva.") var source: String
+        @Option(help: "PEM or DER certificate the VICAL signer must chain to (default: trust.vicalSigners.<source>).")
+        var signerAnchor: String?
+        @Flag(help: "Show what would change; write nothing.") var dryRun = false
+        @Option(help: "Verify at this RFC 3339 time instead of now.") var at: String?
+        @Argument(help: "The VICAL file (COSE_Sign1 CBOR).") var file: String
+
+        func validate() throws {
+            guard ServiceConfiguration.VICALSource.isValidName(source) else {
+                throw ValidationError("--source must be 1 to 32 lowercase letters, digits or dashes")
+            }
+            if let at, ISO8601DateFormatter().date(from: at) == nil {
+                throw ValidationError("--at must be an RFC 3339 time such as 2025-11-18T19:00:00Z")
+            }
+        }
+
+        func run() throws {
+            let configuration = ServiceLoading.configuration(options)
+            guard let anchorFile = signerAnchor.map({ URL(fileURLWithPath: $0) }) ?? configuration.trust.vicalSigners[source] else {
+                throw ValidationError("source \"\(source)\" has no signer anchor: pass --signer-anchor or configure trust.vicalSigners.\(source)")
+            }
+            guard let anchorBytes = FileManager.default.contents(atPath: anchorFile.path) else {
+                throw ValidationError("cannot read \(anchorFile.path)")
+            }
+            guard let bytes = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+            let anchor = try VICALSignerAnchor(pemOrDER: Array(anchorBytes), source: anchorFile.path)
+            let time = at.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let verifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
+            let verified = try verifier.verify(Array(bytes), source: source, signerAnchor: anchor, at: time)
+            let result = try IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")
+            let vical = verified.vical
+            print("\(dryRun ? "dry run: " : "")VICAL from \(vical.provider), issue \(vical.issueID.map(String.init) ?? "-"), "
+                  + "dated \(vical.date.formatted(.iso8601)), signed by \(verified.signer)")
+            print("\(verified.entryCount) entries, \(verified.anchors.count) anchors, \(verified.skipped.count) skipped")
+            for anchor in result.diff.added { print("added     \(IACACommand.describe(anchor))") }
+            for anchor in result.diff.removed { print("removed   \(IACACommand.describe(anchor))") }
+            for anchor in result.diff.unchanged { print("unchanged \(IACACommand.describe(anchor))") }
+            for skipped in verified.skipped { print("skipped   entry \(skipped.index): \(skipped.reason)") }
         }
     }
 }

@@ -41,6 +41,7 @@ struct Serve: AsyncParsableCommand {
             service.reloadTLS(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
+        let refresh = Task { await service.vicalRefresher.run(service: service) }
         var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": "\(server.port)",
             "trustAnchors": "\(service.trustStore.snapshot.anchors.count)",
@@ -52,6 +53,7 @@ struct Serve: AsyncParsableCommand {
         await server.waitUntilStopped()
         await health?.waitUntilStopped()
         poll?.cancel()
+        refresh.cancel()
         withExtendedLifetime((stop, reload)) {}
     }
 

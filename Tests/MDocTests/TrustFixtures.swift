@@ -8,7 +8,7 @@ enum TrustFixtures {
         var anchors: [TrustAnchor] = []
         for url in urls {
             for der in try CertificateParsing.derCertificates(from: try Fixtures.bytes(url), source: url.lastPathComponent) {
-                anchors.append(try TrustAnchor(derBytes: der, source: url.lastPathComponent))
+                anchors.append(try TrustAnchor(derBytes: der, file: url.lastPathComponent))
             }
         }
         return TrustSnapshot(anchors: anchors)

@@ -68,9 +68,51 @@ struct CommandLineTests {
         #expect(try Self.run(["iaca", "check", "--config", config.path]).status == 0)
         let notCA = try Self.run(["iaca", "add", "--config", config.path, pki.appendingPathComponent("ds-p256.pem").path])
         #expect(notCA.status != 0)
-        #expect(try Self.run(["iaca", "remove", "--config", config.path, fingerprint]).status == 0)
+        let last = try Self.run(["iaca", "remove", "--config", config.path, fingerprint])
+        #expect(last.status != 0, "the last anchor is not removed without --allow-empty")
+        #expect(last.error.contains("allowEmpty") || last.error.contains("no trusted IACA"), "\(last.error)")
+        #expect(try Self.run(["iaca", "remove", "--config", config.path, "--allow-empty", fingerprint]).status == 0)
         #expect(try Self.run(["iaca", "list", "--config", config.path]).output.isEmpty)
         #expect(try Self.run(["iaca", "check", "--config", config.path]).status != 0)
+    }
+
+    @Test func importVICALVerifiesDryRunsAndRefuses() throws {
+        guard Fixtures.sharedVectorsAvailable else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-vical-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shared = Fixtures.sharedVectors.appendingPathComponent("vical")
+        let config = folder.appendingPathComponent("c.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust", "seedDirectory": "seed", "vicalSigners": {"aamva": "aamva.pem"}}}"#.utf8).write(to: config)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("seed"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem"),
+                                         to: folder.appendingPathComponent("seed/iaca.pem"))
+        try FileManager.default.copyItem(at: shared.appendingPathComponent("aamva_dts_root_ca.pem"), to: folder.appendingPathComponent("aamva.pem"))
+        let vical = shared.appendingPathComponent("aamva-vical-2025-11-18.cbor").path
+
+        // Today the signer certificate has expired: refused, non-zero, the code named, nothing written.
+        let today = try Self.run(["iaca", "import-vical", "--config", config.path, "--source", "aamva", vical])
+        #expect(today.status != 0)
+        #expect(today.error.contains("VICAL_SIGNER_EXPIRED"), "\(today.error)")
+        let dry = try Self.run(["iaca", "import-vical", "--config", config.path, "--source", "aamva", "--dry-run",
+                                "--at", "2025-11-18T19:00:00Z", vical])
+        #expect(dry.status == 0, "\(dry.error)")
+        #expect(dry.output.split(separator: "\n").filter { $0.hasPrefix("added ") }.count == 14)
+        #expect(try Self.run(["iaca", "list", "--config", config.path]).output.split(separator: "\n").count == 1)
+        let real = try Self.run(["iaca", "import-vical", "--config", config.path, "--source", "aamva",
+                                 "--at", "2025-11-18T19:00:00Z", vical])
+        #expect(real.status == 0, "\(real.error)")
+        let list = try Self.run(["iaca", "list", "--config", config.path]).output
+        #expect(list.split(separator: "\n").count == 15)
+        #expect(list.contains("[vical:aamva docTypes=org.iso.18013.5.1.mDL]"))
+        // A signer anchor it does not chain to, and a source without one, are refused.
+        let other = try Self.run(["iaca", "import-vical", "--config", config.path, "--source", "aamva", "--at", "2025-11-18T19:00:00Z",
+                                  "--signer-anchor", Fixtures.testVectors.appendingPathComponent("vical/signer-root.pem").path, vical])
+        #expect(other.status != 0)
+        #expect(other.error.contains("VICAL_SIGNER_UNTRUSTED"), "\(other.error)")
+        let unconfigured = try Self.run(["iaca", "import-vical", "--config", config.path, "--source", "rdw", vical])
+        #expect(unconfigured.status != 0)
+        #expect(unconfigured.error.contains("no signer anchor"), "\(unconfigured.error)")
     }
 
     @Test func serveReloadsOnSIGHUPAndExitsZeroOnSIGTERM() async throws {

@@ -42,7 +42,7 @@ struct TrustWriteConcurrencyTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        let onDisk = try TrustDirectory(url: harness.folder.appendingPathComponent("trusted-iaca")).load()
+        let onDisk = try TrustDirectory(url: harness.folder.appendingPathComponent("trusted-iaca")).load().anchors
         #expect(onDisk.count == 19)
         #expect(try await harness.admin("POST", "/v1/admin/iaca/reload").status == 200)
         #expect(harness.service.trustStore.snapshot.anchors.count == 19)

@@ -25,6 +25,15 @@ struct CertificateChainCheck: DocumentCheck {
         if !chain.usageProblems.isEmpty {
             return .failed(.issuerCertificateInvalid, chain.usageProblems.joined(separator: "; "))
         }
+        // ISO 18013-5 Annex C: a VICAL entry (or an operator's scope) limits the docTypes an IACA vouches for. Both
+        // the docType the document claims and the one the issuer signed in the MSO must be in scope.
+        for docType in Set([context.document.docType, context.document.mobileSecurityObject.docType])
+            where !anchor.metadata.authorizes(docType: docType)
+        {
+            let scope = anchor.metadata.docTypes?.joined(separator: ", ") ?? ""
+            return .failed(.issuerNotAuthorizedForDocType,
+                           "trusted IACA \(anchor.subject) (\(anchor.metadata.source)) may vouch only for \(scope), not \(docType)")
+        }
         let time = context.options.verificationTime
         for certificate in chain.path where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
             return .failed(.issuerCertificateExpired,

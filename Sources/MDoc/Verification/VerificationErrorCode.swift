@@ -5,6 +5,8 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case issuerCertificateExpired = "ISSUER_CERTIFICATE_EXPIRED"
     case trustedIssuerCertificateExpired = "TRUSTED_ISSUER_CERTIFICATE_EXPIRED"
     case issuerCertificateInvalid = "ISSUER_CERTIFICATE_INVALID"
+    /// The trusted IACA is scoped to other docTypes (by its VICAL or by the operator).
+    case issuerNotAuthorizedForDocType = "ISSUER_NOT_AUTHORIZED_FOR_DOCTYPE"
     // issuer.certificateProfile
     case certificateProfileViolation = "CERTIFICATE_PROFILE_VIOLATION"
     // issuer.signature

@@ -308,6 +308,14 @@ enum OpenAPIDocument {
       "schema": {
        "type": "boolean"
       }
+     },
+     {
+      "name": "docType",
+      "in": "query",
+      "schema": {
+       "type": "string"
+      },
+      "description": "comma-separated docTypes the new anchors may vouch for (default: any)"
      }
     ],
     "requestBody": {
@@ -322,6 +330,37 @@ enum OpenAPIDocument {
        "schema": {
         "type": "string",
         "format": "binary"
+       }
+      },
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "anchors"
+        ],
+        "properties": {
+         "anchors": {
+          "type": "array",
+          "items": {
+           "type": "object",
+           "required": [
+            "certificate"
+           ],
+           "properties": {
+            "certificate": {
+             "type": "string",
+             "description": "PEM, or base64 DER"
+            },
+            "docTypes": {
+             "type": "array",
+             "items": {
+              "type": "string"
+             }
+            }
+           }
+          }
+         }
+        }
        }
       }
      }
@@ -395,6 +434,14 @@ enum OpenAPIDocument {
       "schema": {
        "type": "boolean"
       }
+     },
+     {
+      "name": "allowEmpty",
+      "in": "query",
+      "schema": {
+       "type": "boolean"
+      },
+      "description": "allow a set with no anchor"
      }
     ],
     "requestBody": {
@@ -403,6 +450,37 @@ enum OpenAPIDocument {
       "application/x-pem-file": {
        "schema": {
         "type": "string"
+       }
+      },
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "anchors"
+        ],
+        "properties": {
+         "anchors": {
+          "type": "array",
+          "items": {
+           "type": "object",
+           "required": [
+            "certificate"
+           ],
+           "properties": {
+            "certificate": {
+             "type": "string",
+             "description": "PEM, or base64 DER"
+            },
+            "docTypes": {
+             "type": "array",
+             "items": {
+              "type": "string"
+             }
+            }
+           }
+          }
+         }
+        }
        }
       }
      }
@@ -448,8 +526,19 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "409": {
+      "description": "TRUST_SET_WOULD_BE_EMPTY",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
      }
-    }
+    },
+    "description": "Replaces the manual anchors in one step; anchors imported from VICALs stay."
    }
   },
   "/v1/admin/iaca/{sha256}": {
@@ -470,6 +559,14 @@ enum OpenAPIDocument {
        "type": "string"
       },
       "description": "lowercase hex SHA-256 of the certificate DER"
+     },
+     {
+      "name": "allowEmpty",
+      "in": "query",
+      "schema": {
+       "type": "boolean"
+      },
+      "description": "allow removing the last anchor"
      }
     ],
     "responses": {
@@ -488,6 +585,16 @@ enum OpenAPIDocument {
      },
      "404": {
       "description": "IACA_NOT_FOUND",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "TRUST_SET_WOULD_BE_EMPTY: the last anchor",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1292,6 +1399,470 @@ enum OpenAPIDocument {
      }
     }
    }
+  },
+  "/v1/admin/vicals/{source}": {
+   "post": {
+    "summary": "Import (or dry-run) a VICAL for a source",
+    "description": "The body is the VICAL (COSE_Sign1, ISO/IEC 18013-5 Annex C). Its signature and signer chain are verified up to the source's configured signer anchor (trust.vicalSigners) at the service clock, `date` must not be in the future and `nextUpdate` not past, and `vicalIssueID` must not be lower than the list in force. Then all anchors of the source are replaced in one step; other sources and manual anchors stay. Entries that are not usable IACAs are skipped and listed.",
+    "operationId": "importVICAL",
+    "security": [
+     {
+      "adminToken": []
+     }
+    ],
+    "parameters": [
+     {
+      "name": "source",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "pattern": "^[a-z0-9-]{1,32}$"
+      }
+     },
+     {
+      "name": "dryRun",
+      "in": "query",
+      "schema": {
+       "type": "boolean"
+      },
+      "description": "answer the diff and write nothing"
+     },
+     {
+      "name": "at",
+      "in": "query",
+      "schema": {
+       "type": "string",
+       "format": "date-time"
+      },
+      "description": "verification time; only with verification.allowVerificationTimeOverride"
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/cbor": {
+       "schema": {
+        "type": "string",
+        "contentMediaType": "application/cbor"
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "the list was imported (or would be, for a dry run)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "source": {
+           "type": "string"
+          },
+          "dryRun": {
+           "type": "boolean"
+          },
+          "issueID": {
+           "type": [
+            "integer",
+            "null"
+           ]
+          },
+          "provider": {
+           "type": "string"
+          },
+          "date": {
+           "type": "string"
+          },
+          "nextUpdate": {
+           "type": [
+            "string",
+            "null"
+           ]
+          },
+          "signer": {
+           "type": "string"
+          },
+          "sha256": {
+           "type": "string"
+          },
+          "entries": {
+           "type": "integer"
+          },
+          "added": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "sha256": {
+              "type": "string"
+             },
+             "subject": {
+              "type": "string"
+             }
+            }
+           }
+          },
+          "removed": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "sha256": {
+              "type": "string"
+             },
+             "subject": {
+              "type": "string"
+             }
+            }
+           }
+          },
+          "unchanged": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "sha256": {
+              "type": "string"
+             },
+             "subject": {
+              "type": "string"
+             }
+            }
+           }
+          },
+          "skipped": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "index": {
+              "type": "integer"
+             },
+             "reason": {
+              "type": "string"
+             }
+            }
+           }
+          },
+          "version": {
+           "type": "integer"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "VICAL_SOURCE_NOT_CONFIGURED (no signer anchor for the source), INVALID_VERIFICATION_TIME",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "UNAUTHORIZED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "VICAL_MALFORMED, VICAL_SIGNATURE_INVALID, VICAL_SIGNER_UNTRUSTED, VICAL_SIGNER_EXPIRED, VICAL_SIGNER_NOT_AUTHORIZED, VICAL_NOT_YET_VALID, VICAL_STALE, VICAL_ROLLBACK, VICAL_ISSUE_ID_REUSED, VICAL_NO_USABLE_ENTRY",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "500": {
+      "description": "TRUST_STORAGE_FAILED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/admin/vicals": {
+   "get": {
+    "summary": "VICAL sources and the list in force for each",
+    "operationId": "listVICALSources",
+    "security": [
+     {
+      "adminToken": []
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "every source with a signer anchor, a schedule or a list in force",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "sources": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "name": {
+              "type": "string"
+             },
+             "configured": {
+              "type": "boolean"
+             },
+             "url": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "refreshHours": {
+              "type": [
+               "number",
+               "null"
+              ]
+             },
+             "signerAnchor": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "inForce": {
+              "type": [
+               "object",
+               "null"
+              ],
+              "properties": {
+               "issueID": {
+                "type": [
+                 "integer",
+                 "null"
+                ]
+               },
+               "provider": {
+                "type": "string"
+               },
+               "date": {
+                "type": "string"
+               },
+               "nextUpdate": {
+                "type": [
+                 "string",
+                 "null"
+                ]
+               },
+               "importedAt": {
+                "type": "string"
+               },
+               "anchorCount": {
+                "type": "integer"
+               },
+               "sha256": {
+                "type": "string"
+               }
+              }
+             },
+             "ageSeconds": {
+              "type": [
+               "number",
+               "null"
+              ],
+              "description": "since the list's date"
+             },
+             "nextUpdateMarginSeconds": {
+              "type": [
+               "number",
+               "null"
+              ],
+              "description": "negative when overdue"
+             },
+             "lastRefresh": {
+              "type": [
+               "object",
+               "null"
+              ],
+              "properties": {
+               "at": {
+                "type": "string"
+               },
+               "outcome": {
+                "type": "string",
+                "enum": [
+                 "imported",
+                 "not-modified",
+                 "unchanged",
+                 "fetch-failed",
+                 "refused"
+                ]
+               },
+               "detail": {
+                "type": [
+                 "string",
+                 "null"
+                ]
+               }
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "UNAUTHORIZED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/admin/trust/changes": {
+   "get": {
+    "summary": "The last trust changes (up to 50, newest first)",
+    "operationId": "listTrustChanges",
+    "security": [
+     {
+      "adminToken": []
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "recent changes",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "changes": {
+           "type": "array",
+           "items": {
+            "type": "object",
+            "properties": {
+             "at": {
+              "type": "string"
+             },
+             "actor": {
+              "type": "string"
+             },
+             "action": {
+              "type": "string"
+             },
+             "requestId": {
+              "type": [
+               "string",
+               "null"
+              ]
+             },
+             "version": {
+              "type": "integer"
+             },
+             "anchorCount": {
+              "type": "integer"
+             },
+             "fingerprints": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      }
+     },
+     "401": {
+      "description": "UNAUTHORIZED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/admin": {
+   "get": {
+    "summary": "The operations console (static page; the admin token is pasted into it and kept in memory)",
+    "operationId": "consoleAdmin",
+    "responses": {
+     "200": {
+      "description": "served with a strict Content-Security-Policy",
+      "content": {
+       "text/html": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/admin/console.js": {
+   "get": {
+    "summary": "The console's script",
+    "operationId": "consoleConsoleJs",
+    "responses": {
+     "200": {
+      "description": "served with a strict Content-Security-Policy",
+      "content": {
+       "text/javascript": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/admin/console.css": {
+   "get": {
+    "summary": "The console's style",
+    "operationId": "consoleConsoleCss",
+    "responses": {
+     "200": {
+      "description": "served with a strict Content-Security-Policy",
+      "content": {
+       "text/css": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     }
+    }
+   }
   }
  },
  "components": {
@@ -1379,6 +1950,7 @@ enum OpenAPIDocument {
      "ISSUER_CERTIFICATE_EXPIRED",
      "TRUSTED_ISSUER_CERTIFICATE_EXPIRED",
      "ISSUER_CERTIFICATE_INVALID",
+     "ISSUER_NOT_AUTHORIZED_FOR_DOCTYPE",
      "CERTIFICATE_PROFILE_VIOLATION",
      "ISSUER_SIGNATURE_INVALID",
      "ALGORITHM_UNSUPPORTED",
@@ -1559,7 +2131,51 @@ enum OpenAPIDocument {
       ]
      },
      "file": {
-      "type": "string"
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "daysToExpiry": {
+      "type": "number"
+     },
+     "source": {
+      "type": "string",
+      "description": "manual or vical:<source>"
+     },
+     "docTypes": {
+      "type": [
+       "array",
+       "null"
+      ],
+      "items": {
+       "type": "string"
+      },
+      "description": "null: any docType"
+     },
+     "issuingAuthority": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "issuingCountry": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "stateOrProvince": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "vicalIssueID": {
+      "type": [
+       "integer",
+       "null"
+      ]
      }
     }
    }

@@ -19,7 +19,8 @@ public enum ConfigurationLoader {
         "server.tls": ["certificateChain", "privateKey", "minimumVersion", "clientCA", "requireClientCertificateFor",
                        "ticketKeyLifetimeHours"],
         "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds"],
-        "trust": ["iacaDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds", "expiringWindowDays"],
+        "trust": ["iacaDirectory", "seedDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds",
+                  "expiringWindowDays", "vicalSigners", "vicalSources"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
         "admin": ["token", "tokenFile"],
@@ -42,6 +43,61 @@ public enum ConfigurationLoader {
             }
         }
         return name
+    }
+
+    /// A value: the environment's text, or else the file's.
+    enum Raw {
+        case environment(String)
+        case file(RawJSON)
+    }
+
+    /// `trust.vicalSources`: `[{"name", "url", "refreshHours"}]`, each with a signer in `trust.vicalSigners`.
+    static func vicalSourceList(_ raw: Raw?, signers: [String: URL]) throws(ConfigurationError) -> [ServiceConfiguration.VICALSource] {
+        let key = "trust.vicalSources"
+        let items: [RawJSON]
+        switch raw {
+        case nil: return []
+        case .file(.array(let list)): items = list
+        case .environment(let text):
+            guard let decoded = try? JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)), case .array(let list) = decoded else {
+                throw ConfigurationError(key: key, "must be a JSON array of {\"name\", \"url\", \"refreshHours\"}")
+            }
+            items = list
+        default: throw ConfigurationError(key: key, "must be an array of {\"name\", \"url\", \"refreshHours\"}")
+        }
+        var sources: [ServiceConfiguration.VICALSource] = []
+        for (index, item) in items.enumerated() {
+            let itemKey = "\(key)[\(index)]"
+            guard case .object(let members) = item else { throw ConfigurationError(key: itemKey, "must be an object") }
+            if let unknown = Set(members.keys).subtracting(["name", "url", "refreshHours"]).sorted().first {
+                throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected name, url, refreshHours)")
+            }
+            guard case .string(let name)? = members["name"], ServiceConfiguration.VICALSource.isValidName(name) else {
+                throw ConfigurationError(key: "\(itemKey).name", "a source name is 1 to 32 lowercase letters, digits or dashes")
+            }
+            guard signers[name] != nil else {
+                throw ConfigurationError(key: "\(itemKey).name", "source \"\(name)\" has no signer in trust.vicalSigners")
+            }
+            guard !sources.contains(where: { $0.name == name }) else {
+                throw ConfigurationError(key: "\(itemKey).name", "source \"\(name)\" is listed twice")
+            }
+            guard case .string(let text)? = members["url"], let url = URL(string: text),
+                  let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+                throw ConfigurationError(key: "\(itemKey).url", "must be an http or https URL")
+            }
+            var hours = 24.0
+            switch members["refreshHours"] {
+            case nil: break
+            case .integer(let value)?: hours = Double(value)
+            case .double(let value)?: hours = value
+            default: throw ConfigurationError(key: "\(itemKey).refreshHours", "must be a number of hours")
+            }
+            guard hours >= 0.001, hours <= 24 * 31 else {
+                throw ConfigurationError(key: "\(itemKey).refreshHours", "must be between 0.001 and 744 hours")
+            }
+            sources.append(.init(name: name, url: url, refreshHours: hours))
+        }
+        return sources
     }
 
     public static func load(file: URL, environment: [String: String]) throws(ConfigurationError) -> ServiceConfiguration {
@@ -103,12 +159,6 @@ public enum ConfigurationLoader {
             root[section] != nil || (schema[section] ?? []).contains {
                 environment[environmentName(section, $0)] != nil
             }
-        }
-
-        /// The environment's text, or else the file's value.
-        enum Raw {
-            case environment(String)
-            case file(RawJSON)
         }
 
         func raw(_ section: String, _ key: String) -> Raw? {
@@ -279,10 +329,21 @@ public enum ConfigurationLoader {
                 }
                 byAnchor[fingerprint.lowercased()] = anchorMode
             }
+            var signers: [String: URL] = [:]
+            for (name, file) in try stringMap("trust", "vicalSigners") {
+                guard ServiceConfiguration.VICALSource.isValidName(name) else {
+                    throw ConfigurationError(key: "trust.vicalSigners.\(name)",
+                        "a source name is 1 to 32 lowercase letters, digits or dashes")
+                }
+                signers[name] = path(file)
+            }
+            let vicalSources = try vicalSourceList(raw("trust", "vicalSources"), signers: signers)
             let trust = ServiceConfiguration.Trust(
-                iacaDirectory: path(directory), profileChecks: mode, profileChecksByAnchor: byAnchor,
+                iacaDirectory: path(directory), seedDirectory: try string("trust", "seedDirectory").map(path),
+                profileChecks: mode, profileChecksByAnchor: byAnchor,
                 pollSeconds: try int("trust", "pollSeconds", default: 30, range: 0...86_400),
-                expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650))
+                expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650),
+                vicalSigners: signers, vicalSources: vicalSources)
 
             let verification = ServiceConfiguration.Verification(
                 clockSkewSeconds: try int("verification", "clockSkewSeconds", default: 300, range: 0...3600),

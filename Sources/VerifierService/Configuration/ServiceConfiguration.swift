@@ -48,6 +48,9 @@ public struct ServiceConfiguration: Sendable {
 
     public struct Trust: Sendable {
         public var iacaDirectory: URL
+        /// Anchors copied into `iacaDirectory` when it does not exist yet (the demo's committed anchors), so the
+        /// directory the service writes is never a committed one.
+        public var seedDirectory: URL?
         public var profileChecks: ProfileCheckMode = .warn
         /// Per-anchor profile mode, by the anchor's lowercase hex SHA-256; overrides `profileChecks`.
         public var profileChecksByAnchor: [String: ProfileCheckMode] = [:]
@@ -55,6 +58,22 @@ public struct ServiceConfiguration: Sendable {
         public var pollSeconds = 30
         /// Anchors expiring within this many days are listed as `expiring`.
         public var expiringWindowDays = 30
+        /// The certificate each VICAL source's signer must chain to, by source name.
+        public var vicalSigners: [String: URL] = [:]
+        /// VICALs fetched on a schedule.
+        public var vicalSources: [VICALSource] = []
+    }
+
+    /// A VICAL fetched on a schedule (`trust.vicalSources`).
+    public struct VICALSource: Sendable {
+        public var name: String
+        public var url: URL
+        public var refreshHours: Double
+
+        /// Lowercase letters, digits and dashes, 1 to 32 characters.
+        public static func isValidName(_ name: String) -> Bool {
+            (1...32).contains(name.count) && name.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
+        }
     }
 
     public struct Verification: Sendable {

@@ -69,11 +69,25 @@ public final class ServiceMetrics: Sendable {
         Counter(label: "verifierd_reader_tokens_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
-    func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?) {
+    /// The set in force, at each scrape. With no anchor the soonest expiry is 0: nothing can verify.
+    func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?, directoryLoads: Bool) {
         Gauge(label: "verifierd_trust_anchors", factory: factory).record(count)
-        if let seconds = secondsUntilSoonestExpiry {
-            Gauge(label: "verifierd_trust_anchor_soonest_expiry_seconds", factory: factory).record(seconds)
+        Gauge(label: "verifierd_trust_anchor_soonest_expiry_seconds", factory: factory).record(secondsUntilSoonestExpiry ?? 0)
+        Gauge(label: "verifierd_trust_directory_loads", factory: factory).record(directoryLoads ? 1 : 0)
+    }
+
+    /// A VICAL in force: its age (since its `date`) and the time left until its `nextUpdate` (negative: overdue).
+    func vicalInForce(source: String, ageSeconds: Double, nextUpdateMarginSeconds: Double?) {
+        Gauge(label: "verifierd_vical_age_seconds", dimensions: [("source", source)], factory: factory).record(ageSeconds)
+        if let margin = nextUpdateMarginSeconds {
+            Gauge(label: "verifierd_vical_next_update_margin_seconds", dimensions: [("source", source)], factory: factory).record(margin)
         }
+    }
+
+    /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
+    func vicalRefresh(source: String, outcome: String) {
+        Counter(label: "verifierd_vical_refreshes_total", dimensions: [("source", source), ("outcome", outcome)],
+                factory: factory).increment()
     }
 
     /// The Prometheus text exposition.

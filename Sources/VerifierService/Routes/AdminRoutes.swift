@@ -33,38 +33,50 @@ extension VerifierService {
 
     func listAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         _ = try authorizeAdmin(request)
-        let snapshot = trustStore.snapshot
-        return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(snapshot.anchors.map(anchorJSON)))]))
+        return anchorsResponse(trustStore.snapshot)
     }
 
+    func anchorsResponse(_ snapshot: TrustSnapshot, status: HTTPResponse.Status = .ok) -> HTTPServerResponse {
+        .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(snapshot.anchors.map(anchorJSON)))]),
+              status: status)
+    }
+
+    /// POST: adds manual anchors (PEM/DER body, `?docType=a,b` to scope them; or a JSON body, see
+    /// ``validatedAnchors(_:)``).
     func addAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let anchors = try validatedAnchors(request)
         do {
-            let snapshot = try trustStore.add(anchors, actor: actor)
-            return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(anchors.map(anchorJSON)))]),
+            let snapshot = try trustStore.add(anchors, actor: actor, requestID: request.requestID)
+            let added = Set(anchors.map(\.sha256))
+            let entries = snapshot.anchors.filter { added.contains($0.sha256) && $0.metadata.source == TrustAnchorMetadata.manualSource }
+            return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(entries.map(anchorJSON)))]),
                          status: .created)
         } catch {
             throw Self.problem(error)
         }
     }
 
+    /// PUT: replaces the manual anchors (VICAL anchors stay); `?allowEmpty=true` to trust none.
     func replaceAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
-        let anchors = try validatedAnchors(request)
+        let allowEmpty = request.query("allowEmpty") == "true"
+        let anchors = try validatedAnchors(request, allowNone: allowEmpty)
         do {
-            let snapshot = try trustStore.replace(with: anchors, actor: actor)
-            return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(snapshot.anchors.map(anchorJSON)))]))
+            return anchorsResponse(try trustStore.replaceManual(with: anchors, allowEmpty: allowEmpty, actor: actor,
+                                                                requestID: request.requestID))
         } catch {
             throw Self.problem(error)
         }
     }
 
+    /// DELETE: distrusts a certificate (every source); refused when it is the last one unless `?allowEmpty=true`.
     func removeAnchor(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let fingerprint = request.pathParameters["sha256"] ?? ""
         do {
-            _ = try trustStore.remove(sha256: fingerprint, actor: actor)
+            _ = try trustStore.remove(sha256: fingerprint, allowEmpty: request.query("allowEmpty") == "true",
+                                      actor: actor, requestID: request.requestID)
             return HTTPServerResponse(status: .noContent)
         } catch {
             throw Self.problem(error)
@@ -74,33 +86,95 @@ extension VerifierService {
     func reloadAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         do {
-            let snapshot = try trustStore.reload(actor: actor)
-            return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(snapshot.anchors.map(anchorJSON)))]))
+            return anchorsResponse(try trustStore.reload(actor: actor, requestID: request.requestID))
         } catch {
             throw ServiceProblem(.unprocessableContent, error.code, "the directory holds an unusable set, which was not loaded: \(error)")
         }
     }
 
-    /// Reads PEM (one or more certificates) or DER from the body and validates each as an IACA.
-    func validatedAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> [TrustAnchor] {
-        let certificates: [[UInt8]]
-        do {
-            certificates = try CertificateParsing.derCertificates(from: request.body)
-        } catch {
-            throw ServiceProblem(.badRequest, error.code, error.description)
+    /// The last trust changes, newest first (for the console; the log has them all).
+    func trustChanges(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try authorizeAdmin(request)
+        let changes = trustStore.recentChanges.map { change -> JSON in
+            .object([
+                ("at", .string(ReportJSON.timestamp(change.at))), ("actor", .string(change.actor)),
+                ("action", .string(change.action)), ("requestId", change.requestID.map { .string($0) } ?? .null),
+                ("version", .int(Int64(change.version))), ("anchorCount", .int(Int64(change.anchorCount))),
+                ("fingerprints", .array(change.fingerprints.map { .string($0) })),
+            ])
         }
+        return .json(.object([("changes", .array(changes))]))
+    }
+
+    /// A JSON body for POST and PUT
+    /// `{"anchors": [{"certificate": "PEM or base64 DER", "docTypes": ["org.iso.18013.5.1.mDL"]}]}` (docTypes
+    /// optional: any), or PEM/DER certificates scoped by `?docType=a,b`. Each is validated as an IACA.
+    struct AnchorsBody: Decodable {
+        struct Entry: Decodable {
+            let certificate: String
+            let docTypes: [String]?
+        }
+        let anchors: [Entry]
+    }
+
+    func validatedAnchors(_ request: HTTPServerRequest, allowNone: Bool = false) throws(ServiceProblem) -> [TrustAnchor] {
         let allowExpired = request.query("allowExpired") == "true"
-        do {
-            return try TrustStoreManager.validate(certificates, allowExpired: allowExpired, now: now())
+        var groups: [(certificates: [[UInt8]], docTypes: [String]?)] = []
+        if request.head.headerFields[.contentType]?.lowercased().hasPrefix("application/json") == true {
+            let body = try RequestDecoding.decode(AnchorsBody.self, from: request)
+            for (index, entry) in body.anchors.enumerated() {
+                let text = Array(entry.certificate.utf8)
+                let isPEM = text.starts(with: Array("-----BEGIN".utf8))
+                let der = isPEM ? text : try RequestDecoding.base64(entry.certificate, field: "anchors[\(index)].certificate")
+                let scope = try Self.docTypeScope(entry.docTypes)
+                do {
+                    groups.append((try CertificateParsing.derCertificates(from: der, source: "anchors[\(index)]"), scope))
+                } catch {
+                    throw ServiceProblem(.badRequest, error.code, error.description)
+                }
+            }
+        } else if !request.body.isEmpty {
+            let scope = try Self.docTypeScope(request.query("docType").map { $0.split(separator: ",").map(String.init) })
+            do {
+                groups.append((try CertificateParsing.derCertificates(from: request.body), scope))
+            } catch {
+                throw ServiceProblem(.badRequest, error.code, error.description)
+            }
+        }
+        if allowNone && groups.allSatisfy({ $0.certificates.isEmpty }) { return [] }
+        var anchors: [TrustAnchor] = []
+        do throws(TrustChangeError) {
+            for group in groups {
+                anchors += try TrustStoreManager.validate(group.certificates, docTypes: group.docTypes,
+                                                          allowExpired: allowExpired, now: now())
+            }
+            if groups.isEmpty { _ = try TrustStoreManager.validate([], allowExpired: allowExpired, now: now()) }
+            var seen = Set<String>()
+            let repeated = anchors.map(\.sha256).filter { !seen.insert($0).inserted }
+            if !repeated.isEmpty { throw TrustChangeError.duplicate(Array(Set(repeated)).sorted()) }
         } catch {
             throw Self.problem(error)
         }
+        return anchors
+    }
+
+    /// A docType scope from the request: nil for any; otherwise non-empty, trimmed names.
+    static func docTypeScope(_ names: [String]?) throws(ServiceProblem) -> [String]? {
+        guard let names else { return nil }
+        let trimmed = names.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ !$0.isEmpty && $0.count <= 256 }) else {
+            throw ServiceProblem(.badRequest, "INVALID_DOC_TYPE", "docType must list one or more non-empty docTypes")
+        }
+        return trimmed
     }
 
     static func problem(_ error: TrustChangeError) -> ServiceProblem {
         switch error {
         case .invalid(let reason): return ServiceProblem(.badRequest, "INVALID_IACA", reason)
+        case .duplicate: return ServiceProblem(.badRequest, "IACA_DUPLICATE", error.description)
         case .alreadyPresent: return ServiceProblem(.conflict, "IACA_ALREADY_TRUSTED", error.description)
+        case .wouldBeEmpty: return ServiceProblem(.conflict, "TRUST_SET_WOULD_BE_EMPTY", error.description)
+        case .vical(let vical): return ServiceProblem(.unprocessableContent, vical.code.rawValue, vical.detail)
         case .notFound: return ServiceProblem(.notFound, "IACA_NOT_FOUND", error.description)
         case .storage: return ServiceProblem(.internalServerError, "TRUST_STORAGE_FAILED", error.description)
         }
@@ -110,15 +184,31 @@ extension VerifierService {
         let time = now()
         let window = TimeInterval(configuration.trust.expiringWindowDays) * 86_400
         let status = !anchor.isValid(at: time) ? "expired" : (anchor.notAfter.timeIntervalSince(time) <= window ? "expiring" : "valid")
-        return .object([
+        let days = (anchor.notAfter.timeIntervalSince(time) / 86_400 * 10).rounded() / 10
+        let metadata = anchor.metadata
+        let docTypes: JSON = metadata.docTypes.map { JSON.array($0.map { JSON.string($0) }) } ?? .null
+        let issueID: JSON = metadata.vicalIssueID.map { JSON.int(Int64(truncatingIfNeeded: $0)) } ?? .null
+        var members: [(String, JSON)] = [
             ("sha256", .string(anchor.sha256)),
             ("subject", .string(anchor.subject)),
-            ("country", anchor.country.map { .string($0) }),
-            ("subjectKeyIdentifier", anchor.subjectKeyIdentifier.map { .string($0.hexString) }),
+            ("country", Self.optional(anchor.country)),
+            ("subjectKeyIdentifier", Self.optional(anchor.subjectKeyIdentifier?.hexString)),
             ("notBefore", .string(ReportJSON.timestamp(anchor.notBefore))),
             ("notAfter", .string(ReportJSON.timestamp(anchor.notAfter))),
+        ]
+        members += [
             ("status", .string(status)),
-            ("file", anchor.source.map { .string($0) }),
-        ])
+            ("daysToExpiry", .double(days)),
+            ("file", Self.optional(anchor.file)),
+            ("source", .string(metadata.source)),
+            ("docTypes", docTypes),
+            ("issuingAuthority", Self.optional(metadata.issuingAuthority)),
+            ("issuingCountry", Self.optional(metadata.issuingCountry)),
+            ("stateOrProvince", Self.optional(metadata.stateOrProvince)),
+            ("vicalIssueID", issueID),
+        ]
+        return .object(members)
     }
+
+    static func optional(_ text: String?) -> JSON { text.map { JSON.string($0) } ?? .null }
 }

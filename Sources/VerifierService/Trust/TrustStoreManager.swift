@@ -1,55 +1,62 @@
 import Foundation
 import Logging
 import Synchronization
+import TrustLists
 import TrustStore
-
-/// Why a change to the trust set was refused.
-public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
-    /// The certificate is not a usable IACA (not a CA, no keyCertSign, expired, unparsable).
-    case invalid(String)
-    case alreadyPresent([String])
-    case notFound(String)
-    /// The directory could not be written; nothing changed.
-    case storage(String)
-
-    public var description: String {
-        switch self {
-        case .invalid(let reason): return reason
-        case .alreadyPresent(let fingerprints): return "already trusted: " + fingerprints.joined(separator: ", ")
-        case .notFound(let fingerprint): return "no trusted IACA with SHA-256 \(fingerprint)"
-        case .storage(let reason): return "the trust directory could not be written: \(reason)"
-        }
-    }
-}
 
 /// The trust set in force: an immutable snapshot swapped atomically, backed by a ``TrustDirectory``.
 ///
-/// Readers take the current snapshot and keep it for the whole verification. Writers are serialized and always
-/// start from the directory's current content, so no write is lost; every change is validated before it is
-/// written, and written before it takes effect.
+/// Readers take the current snapshot and keep it for the whole verification. Writers are serialized and start
+/// from the directory's current content (or, when it does not load, from the set in force), so no write is lost
+/// and a damaged file never wedges the directory; every change is validated before it is written, and written
+/// before it takes effect.
 public final class TrustStoreManager: Sendable {
     public let directory: TrustDirectory
     private let current: Mutex<TrustSnapshot>
     private let writer = Mutex(())
     private let lastSignature: Mutex<String>
+    /// Why the directory did not load the last time it was read; nil when it did.
+    private let loadProblem = Mutex<String?>(nil)
+    private let changes = Mutex<[TrustChange]>([])
     private let logger: Logger
+    /// Changes kept for the console.
+    static let changesKept = 50
 
-    public init(directory: TrustDirectory, logger: Logger) throws(TrustAnchorError) {
+    /// Reads the directory; when it does not exist and `seed` is given, first creates it with the seed's anchors.
+    public init(directory: TrustDirectory, seed: URL? = nil, logger: Logger) throws(TrustAnchorError) {
         self.directory = directory
         self.logger = logger
+        if let seed {
+            do {
+                if try directory.seedIfAbsent(from: seed) {
+                    logger.notice("trust directory created from its seed", metadata: [
+                        "directory": "\(directory.url.path)", "seed": "\(seed.path)"])
+                }
+            } catch {
+                throw .unreadable(source: seed.path, reason: "cannot seed \(directory.url.path): \(error)")
+            }
+        }
         let signature = directory.stateSignature()
-        let anchors = try directory.load()
-        current = Mutex(TrustSnapshot(anchors: anchors, version: 1))
+        let set = try directory.load()
+        current = Mutex(TrustSnapshot(set: set, version: 1))
         lastSignature = Mutex(signature)
     }
 
     /// The snapshot in force now.
     public var snapshot: TrustSnapshot { current.withLock { $0 } }
 
+    /// Why the directory did not load at its last read (the set in force stayed), or nil.
+    public var directoryProblem: String? { loadProblem.withLock { $0 } }
+
+    /// The latest changes, newest first.
+    public var recentChanges: [TrustChange] { changes.withLock { Array($0.reversed()) } }
+
     /// Re-reads the directory and swaps in its content. `actor` says who asked (for the audit log).
     @discardableResult
-    public func reload(actor: String) throws(TrustAnchorError) -> TrustSnapshot {
-        try writer.withLock { _ throws(TrustAnchorError) in try reloadLocked(actor: actor, reason: "reload") }
+    public func reload(actor: String, requestID: String? = nil) throws(TrustAnchorError) -> TrustSnapshot {
+        try writer.withLock { _ throws(TrustAnchorError) in
+            try reloadLocked(actor: actor, reason: "reload", requestID: requestID)
+        }
     }
 
     /// Reloads only when the directory changed since it was last read (for polling and SIGHUP).
@@ -57,7 +64,7 @@ public final class TrustStoreManager: Sendable {
         writer.withLock { _ in
             guard directory.stateSignature() != lastSignature.withLock({ $0 }) else { return }
             do {
-                _ = try reloadLocked(actor: actor, reason: "directory changed")
+                _ = try reloadLocked(actor: actor, reason: "directory changed", requestID: nil)
             } catch {
                 logger.error("trust directory change rejected; keeping the set in force",
                              metadata: ["reason": "\(error)", "actor": "\(actor)"])
@@ -65,27 +72,33 @@ public final class TrustStoreManager: Sendable {
         }
     }
 
-    private func reloadLocked(actor: String, reason: String) throws(TrustAnchorError) -> TrustSnapshot {
+    private func reloadLocked(actor: String, reason: String, requestID: String?) throws(TrustAnchorError) -> TrustSnapshot {
         let signature = directory.stateSignature()
-        let anchors = try directory.load()
-        let snapshot = swap(anchors)
+        let set: TrustSet
+        do {
+            set = try directory.load()
+        } catch {
+            loadProblem.withLock { $0 = error.description }
+            lastSignature.withLock { $0 = signature }
+            throw error
+        }
+        loadProblem.withLock { $0 = nil }
+        let snapshot = swap(set)
         lastSignature.withLock { $0 = signature }
-        logger.notice("trust set reloaded", metadata: [
-            "actor": "\(actor)", "reason": "\(reason)", "version": "\(snapshot.version)",
-            "anchors": "\(snapshot.anchors.map(\.sha256).joined(separator: ","))",
-        ])
+        record(actor: actor, action: reason, requestID: requestID, snapshot: snapshot, fingerprints: snapshot.anchors.map(\.sha256))
         return snapshot
     }
 
-    private func swap(_ anchors: [TrustAnchor]) -> TrustSnapshot {
+    private func swap(_ set: TrustSet) -> TrustSnapshot {
         current.withLock { snapshot in
-            snapshot = TrustSnapshot(anchors: anchors, version: snapshot.version + 1)
+            snapshot = TrustSnapshot(set: set, version: snapshot.version + 1)
             return snapshot
         }
     }
 
-    /// Validates certificates as IACAs (CA, keyCertSign, and unless allowed, not expired at `now`).
-    public static func validate(_ certificates: [[UInt8]], allowExpired: Bool, now: Date)
+    /// Validates certificates as IACAs (CA, keyCertSign, and unless allowed, not expired at `now`), scoped to
+    /// `docTypes` when given. The same certificate twice is refused.
+    public static func validate(_ certificates: [[UInt8]], docTypes: [String]? = nil, allowExpired: Bool, now: Date)
         throws(TrustChangeError) -> [TrustAnchor]
     {
         guard !certificates.isEmpty else { throw .invalid("no certificate in the request") }
@@ -93,50 +106,111 @@ public final class TrustStoreManager: Sendable {
         for der in certificates {
             let anchor: TrustAnchor
             do {
-                anchor = try TrustAnchor(derBytes: der)
+                anchor = try TrustAnchor(derBytes: der, metadata: TrustAnchorMetadata(docTypes: docTypes))
             } catch {
                 throw .invalid(error.description)
             }
             if !allowExpired && !anchor.isValid(at: now) {
                 throw .invalid("\(anchor.subject) is not valid now (\(anchor.notBefore.formatted(.iso8601)) to "
-                               + "\(anchor.notAfter.formatted(.iso8601))); add ?allowExpired=true to trust it anyway")
+                               + "\(anchor.notAfter.formatted(.iso8601))); allow expired anchors to trust it anyway")
             }
             anchors.append(anchor)
         }
+        var seen = Set<String>()
+        let repeated = anchors.map(\.sha256).filter { !seen.insert($0).inserted }
+        guard repeated.isEmpty else { throw .duplicate(Array(Set(repeated)).sorted()) }
         return anchors
     }
 
-    /// Adds anchors; refuses the whole change if any is already trusted.
-    public func add(_ anchors: [TrustAnchor], actor: String) throws(TrustChangeError) -> TrustSnapshot {
-        try change(actor: actor, action: "add", fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
-            let present = anchors.filter { anchor in existing.contains { $0.sha256 == anchor.sha256 } }.map(\.sha256)
+    /// Adds manual anchors; refuses the whole change if any is already trusted by hand.
+    public func add(_ anchors: [TrustAnchor], actor: String, requestID: String? = nil) throws(TrustChangeError) -> TrustSnapshot {
+        try change(actor: actor, action: "add", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+            let manual = Set(existing.anchors(from: TrustAnchorMetadata.manualSource).map(\.sha256))
+            let present = anchors.filter { manual.contains($0.sha256) }.map(\.sha256)
             guard present.isEmpty else { throw .alreadyPresent(present) }
-            return existing + anchors
+            var updated = existing
+            updated.anchors += anchors
+            return updated
         }
     }
 
-    /// Replaces the whole set in one step.
-    public func replace(with anchors: [TrustAnchor], actor: String) throws(TrustChangeError) -> TrustSnapshot {
-        try change(actor: actor, action: "replace", fingerprints: anchors.map(\.sha256)) { _ in anchors }
+    /// Replaces the manual anchors in one step; anchors imported from VICALs stay (their source manages them).
+    public func replaceManual(with anchors: [TrustAnchor], allowEmpty: Bool = false, actor: String,
+                              requestID: String? = nil) throws(TrustChangeError) -> TrustSnapshot
+    {
+        try change(actor: actor, action: "replace", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+            var updated = existing
+            updated.anchors = existing.anchors.filter { $0.metadata.source != TrustAnchorMetadata.manualSource } + anchors
+            guard allowEmpty || !updated.anchors.isEmpty else { throw .wouldBeEmpty }
+            return updated
+        }
     }
 
-    /// Removes the anchor with this SHA-256 (lowercase hex).
-    public func remove(sha256: String, actor: String) throws(TrustChangeError) -> TrustSnapshot {
+    /// Removes every entry of the certificate with this SHA-256 (lowercase hex), whatever its source. Refuses to
+    /// leave the set empty unless `allowEmpty`.
+    public func remove(sha256: String, allowEmpty: Bool = false, actor: String, requestID: String? = nil)
+        throws(TrustChangeError) -> TrustSnapshot
+    {
         let fingerprint = sha256.lowercased()
-        return try change(actor: actor, action: "remove", fingerprints: [fingerprint]) { existing throws(TrustChangeError) in
-            guard existing.contains(where: { $0.sha256 == fingerprint }) else { throw .notFound(fingerprint) }
-            return existing.filter { $0.sha256 != fingerprint }
+        return try change(actor: actor, action: "remove", requestID: requestID, fingerprints: [fingerprint]) { existing throws(TrustChangeError) in
+            guard existing.anchors.contains(where: { $0.sha256 == fingerprint }) else { throw .notFound(fingerprint) }
+            var updated = existing
+            updated.anchors = existing.anchors.filter { $0.sha256 != fingerprint }
+            guard allowEmpty || !updated.anchors.isEmpty else { throw .wouldBeEmpty }
+            return updated
         }
     }
 
-    private func change(actor: String, action: String, fingerprints: [String],
-                        _ transform: ([TrustAnchor]) throws(TrustChangeError) -> [TrustAnchor])
+    /// Verifies nothing (the caller did), but checks the list against the one in force for its source (no
+    /// rollback), then replaces all anchors of that source in one atomic step, leaving other sources and manual
+    /// anchors alone. A dry run computes the same answer and writes nothing.
+    public func importVICAL(_ verified: VerifiedVICAL, dryRun: Bool, now: Date, actor: String, requestID: String? = nil)
+        throws(TrustChangeError) -> VICALImportResult
+    {
+        let source = TrustAnchorMetadata.vicalSource(verified.source)
+        if dryRun {
+            let set = (try? directory.load()) ?? snapshot.set
+            try Self.checkOrder(verified, against: set.lists[verified.source])
+            return VICALImportResult(verified: verified, diff: TrustSetDiff(current: set.anchors(from: source), proposed: verified.anchors),
+                                     dryRun: true, version: snapshot.version)
+        }
+        let diff = Mutex<TrustSetDiff?>(nil)
+        let snapshot = try change(actor: actor, action: "vical-import:\(verified.source)", requestID: requestID,
+                                  fingerprints: verified.anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+            try Self.checkOrder(verified, against: existing.lists[verified.source])
+            diff.withLock { $0 = TrustSetDiff(current: existing.anchors(from: source), proposed: verified.anchors) }
+            var updated = existing
+            updated.anchors = existing.anchors.filter { $0.metadata.source != source } + verified.anchors
+            updated.lists[verified.source] = verified.record(importedAt: now)
+            return updated
+        }
+        return VICALImportResult(verified: verified, diff: diff.withLock { $0 }!, dryRun: false, version: snapshot.version)
+    }
+
+    /// A list never goes back: a lower `vicalIssueID` (or, without one, an older `date`) than the list in force is
+    /// a rollback; the same issue ID with other content is refused too.
+    static func checkOrder(_ verified: VerifiedVICAL, against inForce: TrustListRecord?) throws(TrustChangeError) {
+        guard let inForce else { return }
+        if let new = verified.vical.issueID, let old = inForce.issueID {
+            if new < old {
+                throw .vical(VICALError(.rollback, "vicalIssueID \(new) is lower than \(old), the list in force"))
+            }
+            if new == old && verified.sha256 != inForce.sha256 {
+                throw .vical(VICALError(.issueIDReused, "vicalIssueID \(new) is the one in force, with other content"))
+            }
+        } else if verified.vical.date < inForce.date {
+            throw .vical(VICALError(.rollback, "the list is dated before the one in force (\(inForce.date.formatted(.iso8601)))"))
+        }
+    }
+
+    private func change(actor: String, action: String, requestID: String?, fingerprints: [String],
+                        _ transform: (TrustSet) throws(TrustChangeError) -> TrustSet)
         throws(TrustChangeError) -> TrustSnapshot
     {
         try writer.withLock { _ throws(TrustChangeError) in
-            let updated: [TrustAnchor]
+            let updated: TrustSet
             do throws(TrustDirectoryUpdateError<TrustChangeError>) {
-                updated = try directory.update(transform)
+                updated = try directory.update(fallback: snapshot.set, transform)
             } catch {
                 switch error {
                 case .rejected(let reason): throw reason
@@ -144,12 +218,25 @@ public final class TrustStoreManager: Sendable {
                 }
             }
             lastSignature.withLock { $0 = directory.stateSignature() }
+            loadProblem.withLock { $0 = nil }
             let snapshot = swap(updated)
-            logger.notice("trust set changed", metadata: [
-                "actor": "\(actor)", "action": "\(action)", "fingerprints": "\(fingerprints.joined(separator: ","))",
-                "version": "\(snapshot.version)", "anchorCount": "\(snapshot.anchors.count)",
-            ])
+            record(actor: actor, action: action, requestID: requestID, snapshot: snapshot, fingerprints: fingerprints)
             return snapshot
+        }
+    }
+
+    private func record(actor: String, action: String, requestID: String?, snapshot: TrustSnapshot, fingerprints: [String]) {
+        var metadata: Logger.Metadata = [
+            "actor": "\(actor)", "action": "\(action)", "fingerprints": "\(fingerprints.joined(separator: ","))",
+            "version": "\(snapshot.version)", "anchorCount": "\(snapshot.anchors.count)",
+        ]
+        if let requestID { metadata["requestId"] = "\(requestID)" }
+        logger.notice("trust set changed", metadata: metadata)
+        let entry = TrustChange(at: Date(), actor: actor, action: action, requestID: requestID, version: snapshot.version,
+                                anchorCount: snapshot.anchors.count, fingerprints: fingerprints)
+        changes.withLock { list in
+            list.append(entry)
+            if list.count > Self.changesKept { list.removeFirst(list.count - Self.changesKept) }
         }
     }
 }

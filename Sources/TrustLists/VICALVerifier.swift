@@ -1,0 +1,170 @@
+import COSE
+import Crypto
+import Foundation
+import SwiftASN1
+import TrustStore
+import X509
+
+/// Verifies a VICAL before anything of it is trusted (ISO/IEC 18013-5 Annex C): the COSE_Sign1 signature with the
+/// first x5chain certificate, the chain from it to the source's signer anchor at the verification time, the
+/// signer's authorization to sign VICALs, then `date` and `nextUpdate`.
+public struct VICALVerifier: Sendable {
+    /// Extended key usage of a VICAL signer (ISO/IEC 18013-5 Annex B).
+    public static let vicalSignerUsage = ExtendedKeyUsage.Usage(oid: [1, 0, 18013, 5, 1, 8])
+
+    public var limits: VICALLimits
+    /// Tolerance for `date` lying slightly in the future.
+    public var clockSkew: TimeInterval
+
+    public init(limits: VICALLimits = .default, clockSkew: TimeInterval = 300) {
+        self.limits = limits
+        self.clockSkew = clockSkew
+    }
+
+    /// Verifies `bytes` as a VICAL of `source` signed under `signerAnchor`, at `time`.
+    public func verify(_ bytes: [UInt8], source: String, signerAnchor: VICALSignerAnchor, at time: Date)
+        throws(VICALError) -> VerifiedVICAL
+    {
+        guard bytes.count <= limits.maximumBytes else {
+            throw VICALError(.malformed, "\(bytes.count) bytes; at most \(limits.maximumBytes) are accepted")
+        }
+        let message: COSESign1
+        do {
+            message = try COSESign1(bytes: bytes, decoder: .init(limits: limits.decoding))
+        } catch {
+            throw VICALError(.malformed, "not a COSE_Sign1: \(error)")
+        }
+        guard let payload = message.payload else { throw VICALError(.malformed, "the COSE_Sign1 has no payload") }
+        let chainBytes: [ArraySlice<UInt8>]
+        do {
+            chainBytes = try message.headers.x5chain()
+        } catch {
+            throw VICALError(.malformed, "x5chain: \(error)")
+        }
+        guard !chainBytes.isEmpty else { throw VICALError(.malformed, "the COSE_Sign1 carries no x5chain") }
+        guard chainBytes.count <= limits.maximumChainLength else {
+            throw VICALError(.malformed, "x5chain holds \(chainBytes.count) certificates; at most \(limits.maximumChainLength)")
+        }
+        var chain: [Certificate] = []
+        for (index, der) in chainBytes.enumerated() {
+            do {
+                chain.append(try Certificate(derEncoded: Array(der)))
+            } catch {
+                throw VICALError(.malformed, "x5chain certificate \(index) does not parse: \(error)")
+            }
+        }
+        let signer = chain[0]
+        // 1. The signature, with the signer's key.
+        guard let key = Self.coseKey(signer) else {
+            throw VICALError(.signatureInvalid, "the signer key \(signer.subject) is not an EC P-256, P-384 or P-521 key")
+        }
+        do {
+            try message.verify(using: key)
+        } catch {
+            throw VICALError(.signatureInvalid, "the COSE signature does not verify with \(signer.subject): \(error)")
+        }
+        // 2. The chain up to the configured anchor, and every certificate in it valid at `time`.
+        let path = try Self.path(from: signer, through: Array(chain.dropFirst()), to: signerAnchor)
+        for certificate in path + [signerAnchor.certificate]
+            where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter)
+        {
+            throw VICALError(.signerExpired, "\(certificate.subject) is valid \(Self.format(certificate.notValidBefore)) "
+                             + "to \(Self.format(certificate.notValidAfter)), not at \(Self.format(time))")
+        }
+        // 3. The signer may sign VICALs.
+        try Self.requireVICALSigner(signer)
+        // 4. The dates.
+        let vical = try VICAL(payload: payload, limits: limits)
+        if vical.date > time.addingTimeInterval(clockSkew) {
+            throw VICALError(.notYetValid, "the list is dated \(Self.format(vical.date)), after \(Self.format(time))")
+        }
+        if let next = vical.nextUpdate, next < time {
+            throw VICALError(.stale, "the list was to be replaced by \(Self.format(next)); it is \(Self.format(time))")
+        }
+        // 5. The entries, each on its own.
+        var skipped = vical.malformedEntries
+        var anchors: [TrustAnchor] = []
+        for entry in vical.entries {
+            let metadata = TrustAnchorMetadata(
+                source: TrustAnchorMetadata.vicalSource(source), docTypes: entry.docTypes,
+                issuingAuthority: entry.issuingAuthority, issuingCountry: entry.issuingCountry,
+                stateOrProvince: entry.stateOrProvinceName, vicalIssueID: vical.issueID)
+            do {
+                anchors.append(try TrustAnchor(derBytes: entry.certificate, metadata: metadata))
+            } catch {
+                skipped.append((entry.index, error.description))
+            }
+        }
+        let merged = TrustSet(anchors: anchors).normalized().anchors
+        guard !merged.isEmpty else {
+            throw VICALError(.noUsableEntry, "none of the \(vical.entries.count) entries is a usable IACA")
+        }
+        return VerifiedVICAL(source: source, vical: vical, sha256: SHA256.hash(data: bytes).hexString,
+                             signer: signer.subject.description, anchors: merged,
+                             skipped: skipped.sorted { $0.index < $1.index })
+    }
+
+    /// The path from the signer up to (not including) the anchor: the anchor may be the signer itself (pinned), a
+    /// certificate of the x5chain (pinned), or the issuer of the last certificate on the path. Each link's
+    /// signature is verified, and every issuer on the way must be a CA.
+    static func path(from signer: Certificate, through others: [Certificate], to anchor: VICALSignerAnchor)
+        throws(VICALError) -> [Certificate]
+    {
+        var path = [signer]
+        while true {
+            let current = path[path.count - 1]
+            if current == anchor.certificate { return Array(path.dropLast()) }
+            if current.issuer == anchor.certificate.subject,
+               anchor.certificate.publicKey.isValidSignature(current.signature, for: current)
+            {
+                guard isCertificateAuthority(anchor.certificate) else {
+                    throw VICALError(.signerUntrusted, "the signer anchor \(anchor.subject) is not a CA certificate")
+                }
+                return path
+            }
+            guard path.count <= others.count,
+                  let next = others.first(where: { $0.subject == current.issuer && !path.contains($0) })
+            else {
+                throw VICALError(.signerUntrusted,
+                                 "\(current.subject) (issuer \(current.issuer)) does not chain to the signer anchor \(anchor.subject)")
+            }
+            guard next.publicKey.isValidSignature(current.signature, for: current) else {
+                throw VICALError(.signerUntrusted, "the signature of \(next.subject) on \(current.subject) does not verify")
+            }
+            guard isCertificateAuthority(next) else {
+                throw VICALError(.signerUntrusted, "\(next.subject) signs \(current.subject) but is not a CA certificate")
+            }
+            path.append(next)
+        }
+    }
+
+    /// Extended key usage 1.0.18013.5.1.8, and a key usage (when present) that allows signing.
+    static func requireVICALSigner(_ signer: Certificate) throws(VICALError) {
+        switch Result(catching: { try signer.extensions.extendedKeyUsage }) {
+        case .success(let usage?) where usage.contains(vicalSignerUsage): break
+        case .success: throw VICALError(.signerNotAuthorized, "\(signer.subject) lacks extended key usage 1.0.18013.5.1.8 (VICAL signer)")
+        case .failure(let error): throw VICALError(.signerNotAuthorized, "\(signer.subject) extended key usage does not parse: \(error)")
+        }
+        switch Result(catching: { try signer.extensions.keyUsage }) {
+        case .success(let usage?) where !usage.nonRepudiation && !usage.digitalSignature:
+            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage allows neither nonRepudiation nor digitalSignature")
+        case .failure(let error):
+            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage does not parse: \(error)")
+        default: break
+        }
+    }
+
+    static func isCertificateAuthority(_ certificate: Certificate) -> Bool {
+        if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) { return true }
+        return false
+    }
+
+    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
+        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
+        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
+        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
+        return nil
+    }
+
+    static func format(_ date: Date) -> String { date.formatted(.iso8601) }
+}

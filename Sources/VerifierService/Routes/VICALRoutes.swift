@@ -1,0 +1,107 @@
+import Foundation
+import HTTPServer
+import HTTPTypes
+import TrustLists
+import TrustStore
+
+/// VICAL sources for operations: import (or dry-run) a list by hand, and see each source's list in force.
+extension VerifierService {
+    /// `POST /v1/admin/vicals/{source}`: the body is the VICAL. It is verified against the source's signer anchor
+    /// at the service clock (or `?at=`, only with `verification.allowVerificationTimeOverride`), checked against the
+    /// list in force (no rollback), then replaces the source's anchors in one step; `?dryRun=true` answers the
+    /// same diff and writes nothing.
+    func importVICAL(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        let actor = try authorizeAdmin(request)
+        let source = request.pathParameters["source"] ?? ""
+        guard let anchor = vicalSigners[source] else {
+            throw ServiceProblem(.badRequest, "VICAL_SOURCE_NOT_CONFIGURED",
+                                 "no signer anchor is configured for source \"\(source)\" (trust.vicalSigners)")
+        }
+        let dryRun = request.query("dryRun") == "true"
+        let time = try RequestDecoding.verificationTime(
+            request.query("at"), allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let verified: VerifiedVICAL
+        do {
+            verified = try vicalVerifier.verify(request.body, source: source, signerAnchor: anchor, at: time)
+        } catch {
+            throw ServiceProblem(.unprocessableContent, error.code.rawValue, error.detail)
+        }
+        let result: VICALImportResult
+        do {
+            result = try trustStore.importVICAL(verified, dryRun: dryRun, now: now(), actor: actor, requestID: request.requestID)
+        } catch {
+            throw Self.problem(error)
+        }
+        return .json(Self.importJSON(result))
+    }
+
+    static func importJSON(_ result: VICALImportResult) -> JSON {
+        func brief(_ anchors: [TrustAnchor]) -> JSON {
+            .array(anchors.map { .object([("sha256", .string($0.sha256)), ("subject", .string($0.subject))]) })
+        }
+        let vical = result.verified.vical
+        return .object([
+            ("source", .string(result.verified.source)), ("dryRun", .bool(result.dryRun)),
+            ("issueID", vical.issueID.map { .int(Int64(truncatingIfNeeded: $0)) } ?? .null),
+            ("provider", .string(vical.provider)), ("date", .string(ReportJSON.timestamp(vical.date))),
+            ("nextUpdate", vical.nextUpdate.map { .string(ReportJSON.timestamp($0)) } ?? .null),
+            ("signer", .string(result.verified.signer)), ("sha256", .string(result.verified.sha256)),
+            ("entries", .int(Int64(result.verified.entryCount))),
+            ("added", brief(result.diff.added)), ("removed", brief(result.diff.removed)),
+            ("unchanged", brief(result.diff.unchanged)),
+            ("skipped", .array(result.verified.skipped.map {
+                .object([("index", .int(Int64($0.index))), ("reason", .string($0.reason))])
+            })),
+            ("version", .int(Int64(result.version))),
+        ])
+    }
+
+    /// `GET /v1/admin/vicals`: every source with a signer or a schedule, and the list in force for each.
+    func listVICALSources(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try authorizeAdmin(request)
+        let snapshot = trustStore.snapshot
+        let time = now()
+        let names = Set(vicalSigners.keys).union(configuration.trust.vicalSources.map(\.name)).union(snapshot.lists.keys).sorted()
+        let sources = names.map { vicalSourceJSON($0, snapshot: snapshot, time: time) }
+        return .json(.object([("sources", .array(sources))]))
+    }
+
+    func vicalSourceJSON(_ name: String, snapshot: TrustSnapshot, time: Date) -> JSON {
+        let scheduled = configuration.trust.vicalSources.first { $0.name == name }
+        let list = snapshot.lists[name]
+        var members: [(String, JSON)] = [
+            ("name", .string(name)),
+            ("configured", .bool(vicalSigners[name] != nil)),
+            ("url", Self.optional(scheduled?.url.absoluteString)),
+            ("refreshHours", scheduled.map { JSON.double($0.refreshHours) } ?? .null),
+            ("signerAnchor", Self.optional(vicalSigners[name]?.subject)),
+        ]
+        if let list {
+            let inForce: [(String, JSON)] = [
+                ("issueID", list.issueID.map { JSON.int(Int64(truncatingIfNeeded: $0)) } ?? .null),
+                ("provider", .string(list.provider)),
+                ("date", .string(ReportJSON.timestamp(list.date))),
+                ("nextUpdate", Self.optional(list.nextUpdate.map(ReportJSON.timestamp))),
+                ("importedAt", .string(ReportJSON.timestamp(list.importedAt))),
+                ("anchorCount", .int(Int64(list.anchorCount))),
+                ("sha256", .string(list.sha256)),
+            ]
+            members.append(("inForce", .object(inForce)))
+            members.append(("ageSeconds", .double(time.timeIntervalSince(list.date).rounded())))
+            members.append(("nextUpdateMarginSeconds", list.nextUpdate.map { JSON.double($0.timeIntervalSince(time).rounded()) } ?? .null))
+        } else {
+            members += [("inForce", .null), ("ageSeconds", .null), ("nextUpdateMarginSeconds", .null)]
+        }
+        if let last = vicalRefresher.lastOutcome(name) {
+            let refresh: [(String, JSON)] = [
+                ("at", .string(ReportJSON.timestamp(last.at))),
+                ("outcome", .string(last.outcome)),
+                ("detail", Self.optional(last.detail)),
+            ]
+            members.append(("lastRefresh", .object(refresh)))
+        } else {
+            members.append(("lastRefresh", .null))
+        }
+        return .object(members)
+    }
+}

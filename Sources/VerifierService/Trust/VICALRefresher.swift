@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import Synchronization
+import TrustLists
+import TrustStore
+
+/// Keeps the configured VICAL sources current: a conditional fetch per source on its schedule, verification, and
+/// an import only when the list changed. A failed or invalid download keeps the list in force and is counted.
+public final class VICALRefresher: Sendable {
+    /// What the last refresh of a source did.
+    public struct Outcome: Sendable {
+        public let at: Date
+        /// `imported`, `not-modified`, `unchanged`, `fetch-failed`, `refused`.
+        public let outcome: String
+        public let detail: String?
+        public var failed: Bool { outcome == "fetch-failed" || outcome == "refused" }
+    }
+
+    struct Validators {
+        var etag: String?
+        var lastModified: String?
+    }
+
+    let sources: [ServiceConfiguration.VICALSource]
+    private let fetcher: VICALFetcher
+    private let validators = Mutex<[String: Validators]>([:])
+    private let outcomes = Mutex<[String: Outcome]>([:])
+
+    init(sources: [ServiceConfiguration.VICALSource], fetcher: VICALFetcher = VICALFetcher()) {
+        self.sources = sources
+        self.fetcher = fetcher
+    }
+
+    /// The last refresh of `source`, if any.
+    public func lastOutcome(_ source: String) -> Outcome? { outcomes.withLock { $0[source] } }
+
+    /// Fetches `source` once and imports it when it changed. Never throws: the outcome is recorded, logged and
+    /// counted.
+    @discardableResult
+    public func refresh(_ source: ServiceConfiguration.VICALSource, service: VerifierService) async -> Outcome {
+        let known = validators.withLock { $0[source.name] } ?? Validators()
+        let outcome: Outcome
+        do throws(VICALFetcher.Failure) {
+            switch try await fetcher.fetch(source.url, etag: known.etag, lastModified: known.lastModified) {
+            case .notModified:
+                outcome = Outcome(at: service.now(), outcome: "not-modified", detail: nil)
+            case .fetched(let body, let etag, let lastModified):
+                outcome = importFetched(body, source: source, service: service)
+                if !outcome.failed {
+                    validators.withLock { $0[source.name] = Validators(etag: etag, lastModified: lastModified) }
+                }
+            }
+        } catch {
+            outcome = Outcome(at: service.now(), outcome: "fetch-failed", detail: error.description)
+        }
+        outcomes.withLock { $0[source.name] = outcome }
+        service.metrics.vicalRefresh(source: source.name, outcome: outcome.outcome)
+        var metadata: Logger.Metadata = ["source": "\(source.name)", "outcome": "\(outcome.outcome)"]
+        if let detail = outcome.detail { metadata["detail"] = "\(detail)" }
+        if outcome.failed {
+            service.logger.error("VICAL refresh failed; the list in force stays", metadata: metadata)
+        } else {
+            service.logger.info("VICAL refreshed", metadata: metadata)
+        }
+        return outcome
+    }
+
+    private func importFetched(_ body: [UInt8], source: ServiceConfiguration.VICALSource, service: VerifierService) -> Outcome {
+        let time = service.now()
+        guard let anchor = service.vicalSigners[source.name] else {
+            return Outcome(at: time, outcome: "refused", detail: "no signer anchor is configured")
+        }
+        let verified: VerifiedVICAL
+        do {
+            verified = try service.vicalVerifier.verify(body, source: source.name, signerAnchor: anchor, at: time)
+        } catch {
+            return Outcome(at: time, outcome: "refused", detail: error.description)
+        }
+        if service.trustStore.snapshot.lists[source.name]?.sha256 == verified.sha256 {
+            return Outcome(at: time, outcome: "unchanged", detail: nil)
+        }
+        do {
+            let result = try service.trustStore.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
+            return Outcome(at: time, outcome: "imported",
+                           detail: "\(result.diff.added.count) added, \(result.diff.removed.count) removed")
+        } catch {
+            return Outcome(at: time, outcome: "refused", detail: error.description)
+        }
+    }
+
+    /// Refreshes every source now and then on its schedule, until the task is cancelled.
+    public func run(service: VerifierService) async {
+        await withTaskGroup(of: Void.self) { group in
+            for source in sources {
+                group.addTask {
+                    while !Task.isCancelled {
+                        await self.refresh(source, service: service)
+                        try? await Task.sleep(for: .seconds(source.refreshHours * 3600))
+                    }
+                }
+            }
+        }
+    }
+}
