@@ -60,7 +60,7 @@ public struct StatusListTokenVerifier: Sendable {
         let signer: Certificate
         do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: \(error)") }
         try Self.checkSignerProfile(signer, now: now)
-        guard let key = Self.coseKey(signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
+        guard let key = COSEPublicKey(certificate: signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
         do { try sign1.verify(using: key) } catch { throw StatusListError("signature: \(error)") }
         let signerTrust = try Self.signerTrust(signer, certificate: certificate, trust: trust, now: now)
 
@@ -151,12 +151,5 @@ public struct StatusListTokenVerifier: Sendable {
             return .anchor(sha256: anchor.sha256)
         }
         throw StatusListError("the signer does not chain to a trusted IACA")
-    }
-
-    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
-        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
-        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
-        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
-        return nil
     }
 }

@@ -14,6 +14,4 @@ public struct TrustSetDiff: Sendable {
         removed = current.filter { !proposedSet.contains($0.sha256) }
         unchanged = proposed.filter { currentSet.contains($0.sha256) }
     }
-
-    public var isEmpty: Bool { added.isEmpty && removed.isEmpty }
 }

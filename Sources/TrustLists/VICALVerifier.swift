@@ -1,6 +1,7 @@
 import COSE
 import Crypto
 import Foundation
+import MDoc
 import SwiftASN1
 import TrustStore
 import X509
@@ -55,7 +56,7 @@ public struct VICALVerifier: Sendable {
         }
         let signer = chain[0]
         // 1. The signature, with the signer's key.
-        guard let key = Self.coseKey(signer) else {
+        guard let key = COSEPublicKey(certificate: signer) else {
             throw VICALError(.signatureInvalid, "the signer key \(signer.subject) is not an EC P-256, P-384 or P-521 key")
         }
         do {
@@ -157,13 +158,6 @@ public struct VICALVerifier: Sendable {
     static func isCertificateAuthority(_ certificate: Certificate) -> Bool {
         if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) { return true }
         return false
-    }
-
-    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
-        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
-        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
-        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
-        return nil
     }
 
     static func format(_ date: Date) -> String { date.formatted(.iso8601) }

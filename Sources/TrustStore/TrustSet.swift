@@ -10,22 +10,25 @@ public struct TrustSet: Sendable {
         self.lists = lists
     }
 
-    public static let empty = TrustSet(anchors: [])
-
     /// Merges entries for the same certificate from the same source (the same file twice, a certificate listed
     /// twice in a VICAL) into one whose docTypes are the union, keeping the first one's place and details.
     public func normalized() -> TrustSet {
+        TrustSet(anchors: Self.merge(anchors, by: { $0 }), lists: lists)
+    }
+
+    /// Merges anchors with the same `key` into the first of them, whose docTypes become the union of theirs.
+    static func merge<Key: Hashable>(_ anchors: [TrustAnchor], by key: (TrustAnchor) -> Key) -> [TrustAnchor] {
         var merged: [TrustAnchor] = []
-        var index: [TrustAnchor: Int] = [:]
+        var index: [Key: Int] = [:]
         for anchor in anchors {
-            if let position = index[anchor] {
+            if let position = index[key(anchor)] {
                 merged[position].metadata = merged[position].metadata.mergingScope(with: anchor.metadata)
             } else {
-                index[anchor] = merged.count
+                index[key(anchor)] = merged.count
                 merged.append(anchor)
             }
         }
-        return TrustSet(anchors: merged, lists: lists)
+        return merged
     }
 
     /// The anchors of one source.

@@ -28,16 +28,7 @@ public struct TrustSnapshot: Sendable {
 
     public init(set: TrustSet, version: Int = 1) {
         let entries = set.normalized().anchors
-        var issuers: [TrustAnchor] = []
-        var position: [String: Int] = [:]
-        for anchor in entries {
-            if let index = position[anchor.sha256] {
-                issuers[index].metadata = issuers[index].metadata.mergingScope(with: anchor.metadata)
-            } else {
-                position[anchor.sha256] = issuers.count
-                issuers.append(anchor)
-            }
-        }
+        let issuers = TrustSet.merge(entries, by: \.sha256)
         self.version = version
         self.identity = snapshotCounter.wrappingAdd(1, ordering: .relaxed).newValue
         self.anchors = entries

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MDoc
 import TrustLists
 import TrustStore
 import VerifierService
@@ -103,7 +104,7 @@ struct IACACommand: ParsableCommand {
             guard ServiceConfiguration.VICALSource.isValidName(source) else {
                 throw ValidationError("--source must be 1 to 32 lowercase letters, digits or dashes")
             }
-            if let at, ISO8601DateFormatter().date(from: at) == nil {
+            if let at, TDate.parse(at) == nil {
                 throw ValidationError("--at must be an RFC 3339 time such as 2025-11-18T19:00:00Z")
             }
         }
@@ -118,7 +119,7 @@ struct IACACommand: ParsableCommand {
             }
             guard let bytes = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
             let anchor = try VICALSignerAnchor(pemOrDER: Array(anchorBytes), source: anchorFile.path)
-            let time = at.flatMap { ISO8601DateFormatter().date(from: $0) } ?? Date()
+            let time = at.flatMap(TDate.parse) ?? Date()
             let verifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
             let verified = try verifier.verify(Array(bytes), source: source, signerAnchor: anchor, at: time)
             let result = try IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")

@@ -74,7 +74,7 @@ struct IssuerChain: Sendable {
     static func buildPath(leaf: Certificate, others: [Certificate], trust: TrustSnapshot, policy: IssuerChainPolicy)
         -> Result<([Certificate], TrustAnchor), PathFailure>
     {
-        guard coseKey(leaf) != nil else {
+        guard COSEPublicKey(certificate: leaf) != nil else {
             return .failure(PathFailure(code: .issuerCertificateInvalid,
                 detail: "DS key is not an EC P-256, P-384 or P-521 key; no signature was checked"))
         }
@@ -108,7 +108,7 @@ struct IssuerChain: Sendable {
             if let problem = caProblem(certificate, certificatesBelow: below) {
                 return .failure(PathFailure(code: .issuerCertificateInvalid, detail: problem))
             }
-            if coseKey(certificate) == nil {
+            if COSEPublicKey(certificate: certificate) == nil {
                 return .failure(PathFailure(code: .issuerCertificateInvalid,
                     detail: "\(certificate.subject) key is not an EC P-256, P-384 or P-521 key"))
             }
@@ -157,7 +157,7 @@ struct IssuerChain: Sendable {
         self.documentSigner = documentSigner
         self.documentSignerSubject = documentSigner?.subject.description
         self.documentSignerCountry = documentSigner?.subject.firstValue(of: .RDNAttributeType.countryName)
-        self.documentSignerKey = documentSigner.flatMap(Self.coseKey)
+        self.documentSignerKey = documentSigner.flatMap { COSEPublicKey(certificate: $0) }
         if let documentSigner, let anchor {
             var problems = CertificateChainCheck.usageProblems(documentSigner: documentSigner)
             for certificate in path + [anchor.certificate] {
@@ -177,12 +177,5 @@ struct IssuerChain: Sendable {
 
     static func authorityKeyIdentifier(of certificate: Certificate) -> [UInt8]? {
         ((try? certificate.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
-    }
-
-    static func coseKey(_ certificate: Certificate) -> COSEPublicKey? {
-        if let key = P256.Signing.PublicKey(certificate.publicKey) { return .p256(key) }
-        if let key = P384.Signing.PublicKey(certificate.publicKey) { return .p384(key) }
-        if let key = P521.Signing.PublicKey(certificate.publicKey) { return .p521(key) }
-        return nil
     }
 }

@@ -906,7 +906,36 @@ enum OpenAPIDocument {
     "operationId": "readyz",
     "responses": {
      "200": {
-      "description": "ready"
+      "description": "ready, or degraded: verification works on the set in force but an operator is needed (the trust directory does not load, a VICAL refresh failed, a VICAL is past its nextUpdate)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "status": {
+           "type": "string",
+           "enum": [
+            "ready",
+            "degraded"
+           ]
+          },
+          "trustAnchors": {
+           "type": "integer"
+          },
+          "merchantKeys": {
+           "type": "integer"
+          },
+          "degraded": {
+           "type": "array",
+           "items": {
+            "type": "string"
+           },
+           "description": "present only when degraded"
+          }
+         }
+        }
+       }
+      }
      },
      "503": {
       "description": "NOT_READY",

@@ -141,17 +141,17 @@ extension VerifierService {
                 throw ServiceProblem(.badRequest, error.code, error.description)
             }
         }
-        if allowNone && groups.allSatisfy({ $0.certificates.isEmpty }) { return [] }
+        if groups.allSatisfy({ $0.certificates.isEmpty }) {
+            guard allowNone else { throw Self.problem(.invalid("no certificate in the request")) }
+            return []
+        }
         var anchors: [TrustAnchor] = []
         do throws(TrustChangeError) {
             for group in groups {
                 anchors += try TrustStoreManager.validate(group.certificates, docTypes: group.docTypes,
                                                           allowExpired: allowExpired, now: now())
             }
-            if groups.isEmpty { _ = try TrustStoreManager.validate([], allowExpired: allowExpired, now: now()) }
-            var seen = Set<String>()
-            let repeated = anchors.map(\.sha256).filter { !seen.insert($0).inserted }
-            if !repeated.isEmpty { throw TrustChangeError.duplicate(Array(Set(repeated)).sorted()) }
+            try TrustStoreManager.requireDistinct(anchors)
         } catch {
             throw Self.problem(error)
         }

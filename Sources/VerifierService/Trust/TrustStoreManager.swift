@@ -116,10 +116,15 @@ public final class TrustStoreManager: Sendable {
             }
             anchors.append(anchor)
         }
+        try requireDistinct(anchors)
+        return anchors
+    }
+
+    /// One request names each certificate once.
+    public static func requireDistinct(_ anchors: [TrustAnchor]) throws(TrustChangeError) {
         var seen = Set<String>()
         let repeated = anchors.map(\.sha256).filter { !seen.insert($0).inserted }
         guard repeated.isEmpty else { throw .duplicate(Array(Set(repeated)).sorted()) }
-        return anchors
     }
 
     /// Adds manual anchors; refuses the whole change if any is already trusted by hand.
@@ -174,17 +179,17 @@ public final class TrustStoreManager: Sendable {
             return VICALImportResult(verified: verified, diff: TrustSetDiff(current: set.anchors(from: source), proposed: verified.anchors),
                                      dryRun: true, version: snapshot.version)
         }
-        let diff = Mutex<TrustSetDiff?>(nil)
+        var diff: TrustSetDiff?
         let snapshot = try change(actor: actor, action: "vical-import:\(verified.source)", requestID: requestID,
                                   fingerprints: verified.anchors.map(\.sha256)) { existing throws(TrustChangeError) in
             try Self.checkOrder(verified, against: existing.lists[verified.source])
-            diff.withLock { $0 = TrustSetDiff(current: existing.anchors(from: source), proposed: verified.anchors) }
+            diff = TrustSetDiff(current: existing.anchors(from: source), proposed: verified.anchors)
             var updated = existing
             updated.anchors = existing.anchors.filter { $0.metadata.source != source } + verified.anchors
             updated.lists[verified.source] = verified.record(importedAt: now)
             return updated
         }
-        return VICALImportResult(verified: verified, diff: diff.withLock { $0 }!, dryRun: false, version: snapshot.version)
+        return VICALImportResult(verified: verified, diff: diff!, dryRun: false, version: snapshot.version)
     }
 
     /// A list never goes back: a lower `vicalIssueID` (or, without one, an older `date`) than the list in force is
