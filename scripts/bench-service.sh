@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks verifierd over HTTP (release build, demo configuration): POST /v1/apple/verify with the committed demo
 # request, POST /v1/web/verify with sessions prepared by the Python wallet, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
-# percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after). For the verify
+# percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after), and GET /v1/admin/iaca
+# (the admin list, with an admin token set for the run). For the verify
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
 # server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
@@ -30,7 +31,8 @@ cleanup() {
 trap cleanup EXIT
 
 source scripts/serve-lib.sh
-start_server "$WORK/log" config/verifierd.json
+ADMIN_TOKEN="bench-admin-token-TEST-ONLY"
+start_server "$WORK/log" config/verifierd.json VERIFIERD_ADMIN_TOKEN="$ADMIN_TOKEN"
 
 post_script() {  # $1 = body file, $2 = extra header line (may be empty)
     local body
@@ -131,5 +133,12 @@ post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-clie
 echo "== POST /v1/reader-tokens =="
 run token "$WORK/token.lua" "http://127.0.0.1:$PORT/v1/reader-tokens"
 
+cat > "$WORK/admin.lua" <<LUA
+wrk.method = "GET"
+wrk.headers["Authorization"] = "Bearer $ADMIN_TOKEN"
+LUA
+echo "== GET /v1/admin/iaca (admin list) =="
+run admin "$WORK/admin.lua" "http://127.0.0.1:$PORT/v1/admin/iaca" "${ADMIN_DURATION:-5s}"
+
 echo "== status codes seen (from the access log) =="
-grep -o '"status":"\?[0-9]*"\?' "$WORK/log" | sort | uniq -c
+grep -o '"status":[0-9]*' "$WORK/log" | sort | uniq -c

@@ -31,12 +31,8 @@ extension VerifierService {
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.
     func reportText(_ report: VerificationReport) -> String {
-        var body = ReportJSON.body(report, includeClaims: true)
-        if report.documents.isEmpty, case .object(var members) = body {
-            members.append(("detail", .string(report.failureDetail ?? "")))
-            body = .object(members)
-        }
-        return body.text
+        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : []
+        return String(decoding: ReportJSON.bytes(report, includeClaims: true, extra: extra), as: UTF8.self)
     }
 
     /// Fetches and verifies one status list against the trust set, as `mso.status` would; returns a line for

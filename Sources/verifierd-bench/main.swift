@@ -89,6 +89,18 @@ if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "hostile" {
     print(String(format: "worst hostile request: %@ %.1f µs of CPU", worst.name as NSString, worst.micros))
     exit(0)
 }
+if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "iterations" {
+    // A fixed number of full verifications and nothing else, for instruction and allocation counters
+    // (scripts/cost-per-request.sh runs two counts and takes the difference).
+    let count = Int(CommandLine.arguments[3]) ?? 0
+    var verified = 0
+    for _ in 0..<count {
+        if verifier.verify(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, trust: trust,
+                           options: options).verified { verified += 1 }
+    }
+    print("verified \(verified) of \(count)")
+    exit(verified == count ? 0 : 1)
+}
 if CommandLine.arguments.count > 2, CommandLine.arguments[2] == "profile-parse" {
     _ = measure("DeviceResponse parse") { (try? DeviceResponse(bytes: responseBytes)) != nil ? 1 : 0 }
     exit(0)

@@ -20,7 +20,7 @@ struct Serve: AsyncParsableCommand {
         let logger = ServiceLoading.logger()
         let service = ServiceLoading.service(configuration, logger: logger)
         let server = HTTPServer(configuration: service.httpServerConfiguration(), router: service.router(),
-                                observer: service.requestObserver())
+                                observer: service.requestObserver(output: .standardOutput))
         HTTPServerSignals.ignoreSIGPIPE()
         do {
             try server.start()
@@ -63,7 +63,7 @@ struct Serve: AsyncParsableCommand {
         var http = HTTPServerConfiguration(host: configuration.server.host, port: port)
         http.maxBodyBytes = 1024
         http.maxConnections = 64
-        let server = HTTPServer(configuration: http, router: service.healthRouter(), observer: service.requestObserver())
+        let server = HTTPServer(configuration: http, router: service.healthRouter(), observer: service.requestObserver(output: .standardOutput))
         do {
             try server.start()
         } catch {

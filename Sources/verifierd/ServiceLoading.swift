@@ -32,10 +32,6 @@ enum ServiceLoading {
 
     /// A logger writing JSON lines to stdout (or to stderr for CLI commands whose stdout is their output).
     static func logger(toStandardError: Bool = false) -> Logger {
-        Logger(label: "verifierd") { label in
-            toStandardError
-                ? JSONLogHandler(label: label, sink: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-                : JSONLogHandler(label: label)
-        }
+        (toStandardError ? LogOutput.standardError : LogOutput.standardOutput).logger(label: "verifierd")
     }
 }

@@ -54,7 +54,7 @@ struct PublishedVectorsOverHTTPTests {
         let logs = harness.logs.all.joined(separator: "\n")
         let sampleLine = try #require(harness.logs.all.first { $0.contains("sample-run-1") })
         #expect(sampleLine.contains("\"route\":\"/v1/apple/verify\""))
-        #expect(sampleLine.contains("\"status\":\"200\""))
+        #expect(sampleLine.contains("\"status\":200"))
         #expect(sampleLine.contains("\"outcome\":\"verified\""))
         #expect(sampleLine.contains("\"durationMs\""))
         #expect(logs.contains("\"outcome\":\"INFO_HASH_MISMATCH\""))

@@ -67,14 +67,13 @@ final class ServiceHarness: Sendable {
         try JSONSerialization.data(withJSONObject: config).write(to: file)
         let configuration = try ConfigurationLoader.load(file: file, environment: [:])
         let logs = self.logs
-        let logger = Logger(label: "test") { label in
-            JSONLogHandler(label: label, sink: { line in logs.append(line) })
-        }
+        let output = LogOutput { line in logs.append(line) }
+        let logger = output.logger(label: "test")
         service = try VerifierService(configuration: configuration, logger: logger, now: { clock?.now ?? now })
         var serverConfiguration = service.httpServerConfiguration()
         http(&serverConfiguration)
         server = HTTPServer(configuration: serverConfiguration, router: service.router(),
-                            observer: service.requestObserver())
+                            observer: service.requestObserver(output: output))
         try server.start()
     }
 

@@ -28,7 +28,7 @@ struct DigestEvaluation: Sendable {
             for item in items {
                 let result: ItemResult
                 if let digest = expected?[item.digestID] {
-                    result = hash(item.taggedBytes).elementsEqual(digest) ? .matched : .mismatched
+                    result = hash(item.taggedBytes, digest) ? .matched : .mismatched
                 } else {
                     result = .missing
                 }
@@ -38,12 +38,13 @@ struct DigestEvaluation: Sendable {
         self.results = results
     }
 
-    /// SHA-256/384/512 as named by ISO 18013-5.
-    static func hashFunction(named name: String) -> (@Sendable (ArraySlice<UInt8>) -> [UInt8])? {
+    /// SHA-256/384/512 as named by ISO 18013-5, as a comparison: whether the digest of the first bytes is the
+    /// second (compared in place, no copy of the digest).
+    static func hashFunction(named name: String) -> (@Sendable (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Bool)? {
         switch name {
-        case "SHA-256": return { Array(SHA256.hash(data: $0)) }
-        case "SHA-384": return { Array(SHA384.hash(data: $0)) }
-        case "SHA-512": return { Array(SHA512.hash(data: $0)) }
+        case "SHA-256": return { data, expected in SHA256.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
+        case "SHA-384": return { data, expected in SHA384.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
+        case "SHA-512": return { data, expected in SHA512.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
         default: return nil
         }
     }

@@ -1,20 +1,41 @@
+import Encodings
 import Foundation
 import MDoc
 
-/// The JSON shapes of verification results (public API: names and shapes are fixed, fields may be added).
+/// The JSON shapes of verification results (public API: names and shapes are fixed, fields may be added), written
+/// once into one buffer with no intermediate tree.
 enum ReportJSON {
-    /// 200 or 422 body for a report. Claim values appear only when the whole report verified: a relying party that
-    /// reads `claims` without reading `verified` never gets data from a response that failed.
-    static func body(_ report: VerificationReport, includeClaims: Bool) -> JSON {
+    /// 200 or 422 body for a report, with `extra` members appended to the top-level object. Claim values appear
+    /// only when the whole report verified: a relying party that reads `claims` without reading `verified` never
+    /// gets data from a response that failed.
+    static func bytes(_ report: VerificationReport, includeClaims: Bool, extra: [(String, JSON?)] = []) -> [UInt8] {
+        var writer = JSONWriter(capacity: 2048)
+        write(report, includeClaims: includeClaims, extra: extra, into: &writer)
+        return writer.bytes
+    }
+
+    static func write(_ report: VerificationReport, includeClaims: Bool, extra: [(String, JSON?)],
+                      into writer: inout JSONWriter) {
         let includeClaims = includeClaims && report.verified
-        var members: [(String, JSON?)] = [("verified", .bool(report.verified))]
+        writer.beginObject()
+        writer.key("verified")
+        writer.bool(report.verified)
         if !report.verified {
-            let code = report.failureCode ?? .deviceResponseMalformed
-            members.append(("code", .string(code.rawValue)))
-            members.append(("message", .string(report.failureDetail ?? message(for: report))))
+            writer.key("code")
+            writer.string((report.failureCode ?? .deviceResponseMalformed).rawValue)
+            writer.key("message")
+            writer.string(report.failureDetail ?? message(for: report))
         }
-        members.append(("documents", .array(report.documents.map { document($0, includeClaims: includeClaims) })))
-        return .object(members)
+        writer.key("documents")
+        writer.beginArray()
+        for document in report.documents { write(document, includeClaims: includeClaims, into: &writer) }
+        writer.endArray()
+        for (name, value) in extra {
+            guard let value else { continue }
+            writer.key(name)
+            writer.value(value)
+        }
+        writer.endObject()
     }
 
     static func message(for report: VerificationReport) -> String {
@@ -22,99 +43,153 @@ enum ReportJSON {
         return failing.map { "\($0.id.rawValue) failed: \($0.detail ?? $0.code?.rawValue ?? "")" } ?? "not verified"
     }
 
-    static func document(_ document: DocumentReport, includeClaims: Bool) -> JSON {
-        var members: [(String, JSON?)] = [
-            ("docType", .string(document.docType)),
-            ("verified", .bool(document.verified)),
-        ]
+    static func write(_ document: DocumentReport, includeClaims: Bool, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("docType")
+        writer.string(document.docType)
+        writer.key("verified")
+        writer.bool(document.verified)
         if includeClaims && document.verified {
-            members.append(("claims", claims(document.claims.filter { $0.source == .issuerSigned })))
-            let deviceSigned = document.claims.filter { $0.source == .deviceSigned }
-            if !deviceSigned.isEmpty { members.append(("deviceSignedClaims", claims(deviceSigned))) }
-        }
-        members.append(("issuer", issuer(document.issuer)))
-        members.append(("validity", validity(document.validityInfo)))
-        members.append(("deviceAuthentication", document.deviceAuthentication.map { .string($0.rawValue) } ?? .null))
-        members.append(("checks", .array(document.checks.map(check))))
-        if !document.notReturned.isEmpty {
-            // Names only, never values: what was asked for and did not come back (the holder may decline).
-            members.append(("notReturned", .object(byNameSpace(document.notReturned) { ($0.nameSpace, .string($0.identifier)) }
-                .map { ($0.0, JSON.array($0.1)) })))
-        }
-        return .object(members)
-    }
-
-    /// `{namespace: {element: value}}` for claims of one source. The model guarantees one value per element and
-    /// source, so no key repeats.
-    static func claims(_ claims: [Claim]) -> JSON {
-        .object(byNameSpace(claims) { ($0.nameSpace, ($0.identifier, value($0.value))) }.map { ($0.0, JSON.object($0.1)) })
-    }
-
-    /// Groups entries by namespace, namespaces and entries in the order first seen.
-    static func byNameSpace<Entry, Value>(_ entries: [Entry], _ split: (Entry) -> (String, Value)) -> [(String, [Value])] {
-        var groups: [(String, [Value])] = []
-        for entry in entries {
-            let (nameSpace, value) = split(entry)
-            if let index = groups.firstIndex(where: { $0.0 == nameSpace }) {
-                groups[index].1.append(value)
-            } else {
-                groups.append((nameSpace, [value]))
+            writer.key("claims")
+            writeClaims(document.claims, source: .issuerSigned, into: &writer)
+            if document.claims.contains(where: { $0.source == .deviceSigned }) {
+                writer.key("deviceSignedClaims")
+                writeClaims(document.claims, source: .deviceSigned, into: &writer)
             }
         }
-        return groups
+        writer.key("issuer")
+        write(document.issuer, into: &writer)
+        writer.key("validity")
+        write(document.validityInfo, into: &writer)
+        writer.key("deviceAuthentication")
+        if let method = document.deviceAuthentication { writer.string(method.rawValue) } else { writer.null() }
+        writer.key("checks")
+        writer.beginArray()
+        for check in document.checks { write(check, into: &writer) }
+        writer.endArray()
+        if !document.notReturned.isEmpty {
+            // Names only, never values: what was asked for and did not come back (the holder may decline).
+            writer.key("notReturned")
+            writer.beginObject()
+            for nameSpace in nameSpaces(document.notReturned.map(\.nameSpace)) {
+                writer.key(nameSpace)
+                writer.beginArray()
+                for reference in document.notReturned where reference.nameSpace == nameSpace {
+                    writer.string(reference.identifier)
+                }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
+        writer.endObject()
     }
 
-    static func check(_ result: CheckResult) -> JSON {
-        .object([
-            ("id", .string(result.id.rawValue)),
-            ("outcome", .string(result.status.rawValue)),
-            ("code", result.code.map { .string($0.rawValue) }),
-            ("detail", result.detail.map { .string($0) }),
-        ])
+    /// `{namespace: {element: value}}` for the claims of one source, namespaces and elements in the order first
+    /// seen. The model guarantees one value per element and source, so no key repeats.
+    static func writeClaims(_ claims: [Claim], source: Claim.Source, into writer: inout JSONWriter) {
+        writer.beginObject()
+        for nameSpace in nameSpaces(claims.lazy.filter { $0.source == source }.map(\.nameSpace)) {
+            writer.key(nameSpace)
+            writer.beginObject()
+            for claim in claims where claim.source == source && claim.nameSpace == nameSpace {
+                writer.key(claim.identifier)
+                write(claim.value, into: &writer)
+            }
+            writer.endObject()
+        }
+        writer.endObject()
     }
 
-    static func issuer(_ issuer: IssuerSummary) -> JSON {
-        .object([
-            ("documentSigner", issuer.documentSignerSubject.map { .string($0) }),
-            ("iaca", issuer.iacaSubject.map { .string($0) }),
-            ("iacaSha256", issuer.iacaSHA256.map { .string($0) }),
-            ("country", issuer.country.map { .string($0) }),
-        ])
+    /// Distinct namespaces in the order first seen.
+    static func nameSpaces(_ names: some Sequence<String>) -> [String] {
+        var distinct: [String] = []
+        for name in names where !distinct.contains(name) { distinct.append(name) }
+        return distinct
     }
 
-    static func validity(_ validity: ValidityInfo) -> JSON {
-        .object([
-            ("signed", .string(timestamp(validity.signed))),
-            ("validFrom", .string(timestamp(validity.validFrom))),
-            ("validUntil", .string(timestamp(validity.validUntil))),
-            ("expectedUpdate", validity.expectedUpdate.map { .string(timestamp($0)) }),
-        ])
+    static func write(_ result: CheckResult, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(result.id.rawValue)
+        writer.key("outcome")
+        writer.string(result.status.rawValue)
+        if let code = result.code {
+            writer.key("code")
+            writer.string(code.rawValue)
+        }
+        if let detail = result.detail {
+            writer.key("detail")
+            writer.string(detail)
+        }
+        writer.endObject()
+    }
+
+    static func write(_ issuer: IssuerSummary, into writer: inout JSONWriter) {
+        writer.beginObject()
+        for (name, value) in [("documentSigner", issuer.documentSignerSubject), ("iaca", issuer.iacaSubject),
+                              ("iacaSha256", issuer.iacaSHA256), ("country", issuer.country)] {
+            guard let value else { continue }
+            writer.key(name)
+            writer.string(value)
+        }
+        writer.endObject()
+    }
+
+    static func write(_ validity: ValidityInfo, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("signed")
+        writer.timestamp(validity.signed)
+        writer.key("validFrom")
+        writer.timestamp(validity.validFrom)
+        writer.key("validUntil")
+        writer.timestamp(validity.validUntil)
+        if let expectedUpdate = validity.expectedUpdate {
+            writer.key("expectedUpdate")
+            writer.timestamp(expectedUpdate)
+        }
+        writer.endObject()
     }
 
     /// Element values: text, numbers and booleans as themselves; bytes as standard base64; dates as strings;
     /// arrays and maps recursively (map keys as strings).
-    static func value(_ element: ElementValue) -> JSON {
+    static func write(_ element: ElementValue, into writer: inout JSONWriter) {
         switch element {
-        case .text(let s), .fullDate(let s), .tdate(let s), .bigInteger(let s): return .string(s)
-        case .integer(let n): return .int(n)
-        case .bool(let b): return .bool(b)
-        case .bytes(let b): return .string(Data(b).base64EncodedString())
-        case .float(let d): return .double(d)
-        case .array(let items): return .array(items.map(value))
+        case .text(let s), .fullDate(let s), .tdate(let s), .bigInteger(let s): writer.string(s)
+        case .integer(let n): writer.int(n)
+        case .bool(let b): writer.bool(b)
+        case .bytes(let b): writer.base64(b)
+        case .float(let d): writer.double(d)
+        case .array(let items):
+            writer.beginArray()
+            for item in items { write(item, into: &writer) }
+            writer.endArray()
         case .map(let pairs):
             // Keys become strings; when two differ only in type (1 and "1") an object would repeat a key, so such
             // a map is written as an array of [key, value] pairs instead.
             var seen = Set<String>()
             if pairs.allSatisfy({ seen.insert($0.key).inserted }) {
-                return .object(pairs.map { ($0.key, value($0.value)) })
+                writer.beginObject()
+                for pair in pairs {
+                    writer.key(pair.key)
+                    write(pair.value, into: &writer)
+                }
+                writer.endObject()
+            } else {
+                writer.beginArray()
+                for pair in pairs {
+                    writer.beginArray()
+                    writer.string(pair.key)
+                    write(pair.value, into: &writer)
+                    writer.endArray()
+                }
+                writer.endArray()
             }
-            return .array(pairs.map { .array([.string($0.key), value($0.value)]) })
-        case .null: return .null
-        case .tagged(_, let inner): return value(inner)
+        case .null: writer.null()
+        case .tagged(_, let inner): write(inner, into: &writer)
         }
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        RFC3339Timestamp.string(date)
     }
 }

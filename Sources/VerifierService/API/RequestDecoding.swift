@@ -5,7 +5,12 @@ import MDoc
 
 /// Reading JSON request bodies strictly, with errors that name the field.
 enum RequestDecoding {
+    /// Flat bodies of strings and booleans (every verify request) are read in place by ``FlatJSONDecoder``; any
+    /// other body, and every body that fails there, goes through Foundation's decoder, whose errors are reported.
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPServerRequest) throws(ServiceProblem) -> T {
+        if let object = FlatJSONObject(request.body), let value = try? T(from: FlatJSONDecoder(object: object)) {
+            return value
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
         } catch let error as DecodingError {

@@ -1,30 +1,18 @@
 import Foundation
 import Logging
-import Synchronization
 
-/// swift-log handler writing one JSON object per line: timestamp, level, label, message and metadata.
+/// swift-log handler writing one JSON object per line: timestamp, level, logger, message, then the metadata in key
+/// order. Integers, floating-point numbers and booleans given as `.stringConvertible` keep their JSON types.
 /// Callers never put secrets or personal data in messages or metadata; this handler does not filter.
 public struct JSONLogHandler: LogHandler {
-    /// Where lines go; stdout by default, an in-memory buffer in tests.
-    public typealias Sink = @Sendable (String) -> Void
-
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     let label: String
-    let sink: Sink
+    let output: LogOutput
 
-    public init(label: String, sink: @escaping Sink = JSONLogHandler.standardOutput) {
+    public init(label: String, output: LogOutput = .standardOutput) {
         self.label = label
-        self.sink = sink
-    }
-
-    private static let outputLock = Mutex(())
-
-    /// Writes a line to standard output atomically.
-    public static let standardOutput: Sink = { line in
-        outputLock.withLock { _ in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -33,25 +21,57 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var members: [(String, JSON)] = [
-            ("timestamp", .string(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
-            ("level", .string(event.level.rawValue)),
-            ("logger", .string(label)),
-            ("message", .string(event.message.description)),
-        ]
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        for key in merged.keys.sorted() {
-            if let value = merged[key] { members.append((key, Self.json(value))) }
+        var fields = metadata
+        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        var writer = Self.beginLine(level: event.level, logger: label, message: event.message.description)
+        for key in fields.keys.sorted() {
+            guard let value = fields[key] else { continue }
+            writer.key(key)
+            Self.write(value, into: &writer)
         }
-        sink(JSON.object(members).text)
+        writer.endObject()
+        output.write(line: writer.bytes)
     }
 
-    static func json(_ value: Logger.MetadataValue) -> JSON {
+    /// A line's writer with its fixed leading members written: `timestamp` (UTC, milliseconds), `level`,
+    /// `logger` and `message`; the caller adds members in key order and ends the object.
+    static func beginLine(level: Logger.Level, logger: String, message: String) -> JSONWriter {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("timestamp")
+        writer.timestamp(Date(), milliseconds: true)
+        writer.key("level")
+        writer.string(level.rawValue)
+        writer.key("logger")
+        writer.string(logger)
+        writer.key("message")
+        writer.string(message)
+        return writer
+    }
+
+    static func write(_ value: Logger.MetadataValue, into writer: inout JSONWriter) {
         switch value {
-        case .string(let s): return .string(s)
-        case .stringConvertible(let c): return .string(c.description)
-        case .array(let items): return .array(items.map(json))
-        case .dictionary(let dict): return .object(dict.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+        case .string(let s): writer.string(s)
+        case .stringConvertible(let c):
+            switch c {
+            case let n as Int: writer.int(Int64(n))
+            case let n as Int64: writer.int(n)
+            case let d as Double: writer.double(d)
+            case let b as Bool: writer.bool(b)
+            default: writer.string(c.description)
+            }
+        case .array(let items):
+            writer.beginArray()
+            for item in items { write(item, into: &writer) }
+            writer.endArray()
+        case .dictionary(let dict):
+            writer.beginObject()
+            for key in dict.keys.sorted() {
+                guard let item = dict[key] else { continue }
+                writer.key(key)
+                write(item, into: &writer)
+            }
+            writer.endObject()
         }
     }
 }

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import StatusList
+import Synchronization
 
 /// The service's metrics, kept in its own Prometheus registry and rendered in the text format at `/metrics`.
 public final class ServiceMetrics: Sendable {
@@ -16,22 +17,64 @@ public final class ServiceMetrics: Sendable {
     /// Methods that get a label of their own; any other becomes `other`.
     static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
+    /// The request metrics of one route, method and status (label values from fixed sets), made once and reused.
+    private struct HTTPHandles: Sendable {
+        let requests: CoreMetrics.Counter
+        let duration: CoreMetrics.Timer
+    }
+
+    private struct HTTPKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    private struct VerificationHandles: Sendable {
+        let verifications: CoreMetrics.Counter
+        let duration: CoreMetrics.Timer
+    }
+
+    private struct VerificationKey: Hashable {
+        let endpoint: String
+        let outcome: String
+    }
+
+    private let httpHandles = Mutex<[HTTPKey: HTTPHandles]>([:])
+    private let verificationHandles = Mutex<[VerificationKey: VerificationHandles]>([:])
+
     /// Label values come from fixed sets, never from what a client sent: `route` is a registered pattern or
     /// `(unmatched)`, `method` one of ``knownMethods`` or `other`, `status` a three-digit code the server chose.
     func httpRequest(route: String, method: String, status: Int, duration: Duration) {
-        let methodLabel = Self.knownMethods.contains(method) ? method : "other"
-        let statusLabel = (100...599).contains(status) ? String(status) : "other"
-        let dimensions = [("route", route), ("method", methodLabel), ("status", statusLabel)]
-        Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+        let key = HTTPKey(route: route, method: Self.knownMethods.contains(method) ? method : "other", status: status)
+        let handles = httpHandles.withLock { cache in
+            if let handles = cache[key] { return handles }
+            let statusLabel = (100...599).contains(status) ? String(status) : "other"
+            let dimensions = [("route", route), ("method", key.method), ("status", statusLabel)]
+            let handles = HTTPHandles(
+                requests: Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory),
+                duration: Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)],
+                                factory: factory))
+            cache[key] = handles
+            return handles
+        }
+        handles.requests.increment()
+        handles.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     func verification(endpoint: String, outcome: String, duration: Duration) {
-        Counter(label: "verifierd_verifications_total", dimensions: [("endpoint", endpoint), ("outcome", outcome)],
-                factory: factory).increment()
-        Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+        let key = VerificationKey(endpoint: endpoint, outcome: outcome)
+        let handles = verificationHandles.withLock { cache in
+            if let handles = cache[key] { return handles }
+            let handles = VerificationHandles(
+                verifications: Counter(label: "verifierd_verifications_total",
+                                       dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: factory),
+                duration: Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)],
+                                factory: factory))
+            cache[key] = handles
+            return handles
+        }
+        handles.verifications.increment()
+        handles.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     /// Status-list cache events: fetches by outcome (`ok`, `failed`), cache hits, stale answers, list age.

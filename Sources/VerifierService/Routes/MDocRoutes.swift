@@ -11,7 +11,8 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    func mdocVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    /// Parses and verifies; what is left to await (status lists to fetch) is returned with the result.
+    func mdocVerify(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPInlineResult {
         let started = ContinuousClock.now
         let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
         let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
@@ -33,14 +34,13 @@ extension VerifierService {
                                      "\"readerPrivateKey\" is not a P-256, P-384 or P-521 private key")
             }
         }
-        let report: VerificationReport
+        let parsed: DeviceResponse
         do {
-            let parsed = try DeviceResponse(bytes: response)
-            report = await verify(parsed, sessionTranscript: transcript,
-                                  options: verificationOptions(at: time, readerKey: readerKey), trust: trustStore.snapshot)
+            parsed = try DeviceResponse(bytes: response)
         } catch {
-            report = .failure(error.code, error.description)
+            return .response(try reportResponse(.failure(error.code, error.description), endpoint: "mdoc", started: started))
         }
-        return try reportResponse(report, endpoint: "mdoc", started: started)
+        return try verifyInline(parsed, sessionTranscript: transcript, options: verificationOptions(at: time, readerKey: readerKey),
+                                endpoint: "mdoc", started: started)
     }
 }

@@ -1,0 +1,198 @@
+/// A JSON object whose members are all scalars (strings, numbers, booleans, null), read in one pass over the
+/// request body without copying it. Request bodies of the verify endpoints have this shape; anything else (nested
+/// values, syntax errors, duplicate names, unusual escapes) makes the reader return nil and the caller falls back
+/// to Foundation's decoder, which then decides and explains.
+struct FlatJSONObject {
+    enum Value {
+        /// A string's content between its quotes (escapes not yet resolved) and whether it has any.
+        case string(Range<Int>, escaped: Bool)
+        case number(Range<Int>)
+        case bool(Bool)
+        case null
+    }
+
+    let body: [UInt8]
+    private(set) var members: [(name: String, value: Value)] = []
+
+    /// The most members read; a larger object is left to Foundation's decoder.
+    static let maxMembers = 32
+
+    init?(_ body: [UInt8]) {
+        self.body = body
+        var reader = Reader(bytes: body)
+        guard reader.skipWhitespace(), reader.consume(UInt8(ascii: "{")), reader.skipWhitespace() else { return nil }
+        if reader.consume(UInt8(ascii: "}")) {
+            guard reader.skipWhitespace(), reader.atEnd else { return nil }
+            return
+        }
+        while true {
+            guard members.count < Self.maxMembers, let nameRange = reader.string(),
+                  let name = Self.text(body, nameRange.range, escaped: nameRange.escaped),
+                  !members.contains(where: { $0.name == name }),
+                  reader.skipWhitespace(), reader.consume(UInt8(ascii: ":")), reader.skipWhitespace(),
+                  let value = reader.scalar()
+            else { return nil }
+            members.append((name, value))
+            guard reader.skipWhitespace() else { return nil }
+            if reader.consume(UInt8(ascii: ",")) {
+                guard reader.skipWhitespace() else { return nil }
+                continue
+            }
+            guard reader.consume(UInt8(ascii: "}")), reader.skipWhitespace(), reader.atEnd else { return nil }
+            return
+        }
+    }
+
+    func value(_ name: String) -> Value? {
+        members.first { $0.name == name }?.value
+    }
+
+    /// The text of a string value; nil for invalid UTF-8 or escapes this reader leaves to Foundation.
+    func string(_ range: Range<Int>, escaped: Bool) -> String? {
+        Self.text(body, range, escaped: escaped)
+    }
+
+    static func text(_ bytes: [UInt8], _ range: Range<Int>, escaped: Bool) -> String? {
+        guard escaped else { return String(validating: bytes[range], as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                continue
+            }
+            guard index < range.upperBound else { return nil }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0c)
+            case UInt8(ascii: "n"): out.append(0x0a)
+            case UInt8(ascii: "r"): out.append(0x0d)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                // Only code points outside the surrogate range; pairs are left to Foundation.
+                guard index + 4 <= range.upperBound, let code = hexValue(bytes[index..<index + 4]),
+                      !(0xD800...0xDFFF).contains(code), let scalar = Unicode.Scalar(code)
+                else { return nil }
+                index += 4
+                out.append(contentsOf: String(Character(scalar)).utf8)
+            default:
+                return nil
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
+        var value: UInt32 = 0
+        for digit in digits {
+            let nibble: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(nibble)
+        }
+        return value
+    }
+
+    /// A cursor over the body.
+    private struct Reader {
+        let bytes: [UInt8]
+        var position = 0
+
+        var atEnd: Bool { position == bytes.count }
+
+        /// Skips JSON whitespace; always true (for use in guard chains).
+        mutating func skipWhitespace() -> Bool {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0a, 0x0d: position += 1
+                default: return true
+                }
+            }
+            return true
+        }
+
+        mutating func consume(_ byte: UInt8) -> Bool {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        /// A string at the cursor: the range between its quotes and whether it contains escapes.
+        mutating func string() -> (range: Range<Int>, escaped: Bool)? {
+            guard consume(UInt8(ascii: "\"")) else { return nil }
+            let start = position
+            var escaped = false
+            while position < bytes.count {
+                let byte = bytes[position]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return (start..<position - 1, escaped)
+                case UInt8(ascii: "\\"):
+                    escaped = true
+                    position += 2  // the escaped byte is checked when the text is resolved
+                case 0..<0x20:
+                    return nil
+                default:
+                    position += 1
+                }
+            }
+            return nil
+        }
+
+        mutating func scalar() -> Value? {
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                return string().map { .string($0.range, escaped: $0.escaped) }
+            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+            default: return nil  // objects and arrays: not a flat object
+            }
+        }
+
+        mutating func literal(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard position + count <= bytes.count else { return false }
+            for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] { return false }
+            position += count
+            return true
+        }
+
+        /// RFC 8259 number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+        mutating func number() -> Value? {
+            let start = position
+            _ = consume(UInt8(ascii: "-"))
+            if consume(UInt8(ascii: "0")) {
+            } else if digits() == 0 {
+                return nil
+            }
+            if consume(UInt8(ascii: ".")), digits() == 0 { return nil }
+            if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+                if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+                if digits() == 0 { return nil }
+            }
+            return .number(start..<position)
+        }
+
+        mutating func digits() -> Int {
+            let start = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            return position - start
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Encodings
+import Foundation
+
+/// Compact JSON written straight into one byte buffer: the single serializer behind ``JSON`` values, reports,
+/// and log lines. Commas are placed by the writer; callers only say what comes next.
+struct JSONWriter {
+    private(set) var bytes: [UInt8]
+    /// Whether the next value or key follows a sibling (and so needs a comma).
+    private var needsComma = false
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// An object member's key; its value follows.
+    mutating func key(_ name: String) {
+        separate()
+        Self.appendQuoted(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        Self.appendQuoted(value, into: &bytes)
+        needsComma = true
+    }
+
+    mutating func int(_ value: Int64) {
+        separate()
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDecimal(value.magnitude)
+        } else {
+            appendDecimal(UInt64(value))
+        }
+        needsComma = true
+    }
+
+    /// A finite number as Swift prints it (shortest round-trip form); not-finite values become `null`.
+    mutating func double(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    /// Standard, padded base64 of `data` as a JSON string.
+    mutating func base64(_ data: some Collection<UInt8>) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        Base64Output.append(data, into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// An RFC 3339 UTC timestamp as a JSON string.
+    mutating func timestamp(_ date: Date, milliseconds: Bool = false) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339Timestamp.append(date, milliseconds: milliseconds, into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A whole ``JSON`` value.
+    mutating func value(_ value: JSON) {
+        switch value {
+        case .string(let s): string(s)
+        case .int(let n): int(n)
+        case .double(let d): double(d)
+        case .bool(let b): bool(b)
+        case .null: null()
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, member) in members {
+                key(name)
+                self.value(member)
+            }
+            endObject()
+        }
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func appendDecimal(_ value: UInt64) {
+        guard value >= 10 else {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// `"text"` with the escapes JSON requires (quote, backslash, control characters, and DEL as `\u007f`).
+    /// Runs of bytes that need no escape are copied in one piece.
+    static func appendQuoted(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5c || byte == 0x7f {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                out.append(0x5c)
+                switch byte {
+                case 0x22: out.append(0x22)
+                case 0x5c: out.append(0x5c)
+                case 0x0a: out.append(UInt8(ascii: "n"))
+                case 0x0d: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(UInt8(ascii: "u"))
+                    out.append(0x30)
+                    out.append(0x30)
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0xf)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Instructions and heap allocations per verification, counted by valgrind rather than timed, so the figures repeat
+# from run to run and machine to machine: `verifierd-bench iterations N` (release build, the demo envelope decrypted
+# and verified N times, every check) under callgrind for instructions and DHAT for allocations. Each figure is the
+# difference between a run of N2 and one of N1 verifications, divided by N2 - N1, so start-up cancels out.
+# With --check, compares against scripts/cost-budget.json and exits 1 when a figure is over its budget: a
+# regression guard that does not depend on the machine's speed. (The server is measured by scripts/bench-service.sh;
+# valgrind 3.19 stops on its Dispatch threads.)
+#
+# Usage: scripts/cost-per-request.sh [--check]    (needs valgrind: apt-get install -y valgrind)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CHECK=0
+[ "${1:-}" = "--check" ] && CHECK=1
+command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found: apt-get install -y valgrind" >&2; exit 1; }
+N1="${N1:-10}"
+N2="${N2:-60}"
+export SWIFT_DETERMINISTIC_HASHING=1
+
+swift build -c release --product verifierd-bench >/dev/null
+WORK="$(mktemp -d)"
+# Valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: count on copies without it (the symbols stay).
+objcopy --strip-debug "$(swift build -c release --show-bin-path)/verifierd-bench" "$WORK/verifierd-bench"
+trap 'rm -rf "$WORK"' EXIT
+
+# count TOOL LOG: the tool's total from its log (callgrind: instructions collected; DHAT: blocks allocated).
+count() {
+    case "$1" in
+        callgrind) grep -o 'Collected : [0-9]*' "$2" | grep -o '[0-9]*$' ;;
+        dhat) grep -o 'Total: *[0-9,]* bytes in [0-9,]* blocks' "$2" | sed 's/.* in \([0-9,]*\) blocks/\1/' | tr -d , ;;
+    esac
+}
+
+tool_args() {
+    case "$1" in
+        callgrind) echo "--tool=callgrind --callgrind-out-file=/dev/null" ;;
+        dhat) echo "--tool=dhat --dhat-out-file=/dev/null" ;;
+    esac
+}
+
+# in_process TOOL N: total for N in-process verifications.
+in_process() {
+    # shellcheck disable=SC2046
+    valgrind $(tool_args "$1") "$WORK/verifierd-bench" 1 iterations "$2" > /dev/null 2> "$WORK/bench.log"
+    count "$1" "$WORK/bench.log"
+}
+
+per_request() {  # FUNCTION TOOL
+    local low high
+    low="$($1 "$2" "$N1")"
+    high="$($1 "$2" "$N2")"
+    echo $(( (high - low) / (N2 - N1) ))
+}
+
+IN_INSTRUCTIONS="$(per_request in_process callgrind)"
+IN_ALLOCATIONS="$(per_request in_process dhat)"
+
+python3 - "$IN_INSTRUCTIONS" "$IN_ALLOCATIONS" "$CHECK" <<'PY'
+import json, sys
+figures = {"instructions": int(sys.argv[1]), "allocations": int(sys.argv[2])}
+budget = json.load(open("scripts/cost-budget.json"))
+print(f"per verification (demo envelope, in process): {figures['instructions']:,} instructions "
+      f"(budget {budget['instructions']:,}), {figures['allocations']:,} heap allocations (budget {budget['allocations']:,})")
+over = [f"{k}: {figures[k]:,} > {budget[k]:,}" for k in ("instructions", "allocations") if figures[k] > budget[k]]
+if over and sys.argv[3] == "1":
+    print("over budget: " + "; ".join(over))
+    sys.exit(1)
+PY
