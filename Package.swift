@@ -54,13 +54,13 @@ let package = Package(
         // ISO/IEC 18013-5 data model and verification engine.
         // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
         .target(name: "TrustLists", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore",
+            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE", "TrustStore",
+            "CBOR", "COSE", "TrustStore", "Encodings",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -45,15 +45,15 @@ in_process() {
     count "$1" "$WORK/bench.log"
 }
 
-per_request() {  # FUNCTION TOOL
+per_verification() {  # TOOL
     local low high
-    low="$($1 "$2" "$N1")"
-    high="$($1 "$2" "$N2")"
+    low="$(in_process "$1" "$N1")"
+    high="$(in_process "$1" "$N2")"
     echo $(( (high - low) / (N2 - N1) ))
 }
 
-IN_INSTRUCTIONS="$(per_request in_process callgrind)"
-IN_ALLOCATIONS="$(per_request in_process dhat)"
+IN_INSTRUCTIONS="$(per_verification callgrind)"
+IN_ALLOCATIONS="$(per_verification dhat)"
 
 python3 - "$IN_INSTRUCTIONS" "$IN_ALLOCATIONS" "$CHECK" <<'PY'
 import json, sys

@@ -5,22 +5,11 @@ import HTTPTypes
 /// A thrown error becomes a 500 problem response whose detail does not reveal the error.
 public typealias HTTPHandler = @Sendable (HTTPServerRequest) async throws -> HTTPServerResponse
 
-/// A handler that answers at once, on the connection's own queue, without waiting for a place on the task pool:
-/// for health checks and metrics, which must answer while every pool thread is busy verifying. It must be cheap
-/// and must never block.
+/// A handler that answers at once, on the connection's own queue, without waiting for a place on the task pool
+/// and without the hand-off there and back: for health checks and metrics, which must answer while every pool
+/// thread is busy verifying, and for short work whose cost the request cannot raise (a token signature, a list
+/// read from memory). It must be cheap and must never block.
 public typealias HTTPImmediateHandler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
-
-/// What an inline handler did: answered, or left the rest of the work (something to await) to a task.
-public enum HTTPInlineResult: Sendable {
-    case response(HTTPServerResponse)
-    case continueAsync(@Sendable () async throws -> HTTPServerResponse)
-}
-
-/// A handler that runs on the connection's queue and answers there when it needs nothing to await, which saves the
-/// two thread hand-offs of a task (to the pool and back): for CPU-bound work measured in hundreds of microseconds
-/// (verification, token signing). When it must wait (a status list to fetch, a store to ask), it returns
-/// ``HTTPInlineResult/continueAsync(_:)`` and the server runs the rest as a task. It must never block.
-public typealias HTTPInlineHandler = @Sendable (HTTPServerRequest) -> HTTPInlineResult
 
 /// How a route answers.
 public enum HTTPRouteHandler: Sendable {
@@ -28,8 +17,6 @@ public enum HTTPRouteHandler: Sendable {
     case task(HTTPHandler)
     /// Synchronously on the connection's queue.
     case immediate(HTTPImmediateHandler)
-    /// On the connection's queue, continuing as a task only when it has to wait.
-    case inline(HTTPInlineHandler)
 }
 
 /// A registered route: method and path pattern.
@@ -73,14 +60,15 @@ public struct Router: Sendable {
         add(method, pattern, routeHandler: .task(handler))
     }
 
-    /// Registers an immediate `GET` handler (see ``HTTPImmediateHandler``).
-    public mutating func getImmediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
-        add(.get, pattern, routeHandler: .immediate(handler))
+    /// Registers an immediate handler (see ``HTTPImmediateHandler``).
+    public mutating func addImmediate(_ method: HTTPRequest.Method, _ pattern: String,
+                                      handler: @escaping HTTPImmediateHandler) {
+        add(method, pattern, routeHandler: .immediate(handler))
     }
 
-    /// Registers an inline handler (see ``HTTPInlineHandler``).
-    public mutating func addInline(_ method: HTTPRequest.Method, _ pattern: String, handler: @escaping HTTPInlineHandler) {
-        add(method, pattern, routeHandler: .inline(handler))
+    /// Registers an immediate `GET` handler (see ``HTTPImmediateHandler``).
+    public mutating func getImmediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
+        addImmediate(.get, pattern, handler: handler)
     }
 
     mutating func add(_ method: HTTPRequest.Method, _ pattern: String, routeHandler handler: HTTPRouteHandler) {

@@ -1,5 +1,6 @@
 import COSE
 import Crypto
+import Encodings
 import Foundation
 import MDoc
 import SwiftASN1
@@ -69,18 +70,18 @@ public struct VICALVerifier: Sendable {
         for certificate in path + [signerAnchor.certificate]
             where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter)
         {
-            throw VICALError(.signerExpired, "\(certificate.subject) is valid \(Self.format(certificate.notValidBefore)) "
-                             + "to \(Self.format(certificate.notValidAfter)), not at \(Self.format(time))")
+            throw VICALError(.signerExpired, "\(certificate.subject) is valid \(RFC3339Timestamp.string(certificate.notValidBefore)) "
+                             + "to \(RFC3339Timestamp.string(certificate.notValidAfter)), not at \(RFC3339Timestamp.string(time))")
         }
         // 3. The signer may sign VICALs.
         try Self.requireVICALSigner(signer)
         // 4. The dates.
         let vical = try VICAL(payload: payload, limits: limits)
         if vical.date > time.addingTimeInterval(clockSkew) {
-            throw VICALError(.notYetValid, "the list is dated \(Self.format(vical.date)), after \(Self.format(time))")
+            throw VICALError(.notYetValid, "the list is dated \(RFC3339Timestamp.string(vical.date)), after \(RFC3339Timestamp.string(time))")
         }
         if let next = vical.nextUpdate, next < time {
-            throw VICALError(.stale, "the list was to be replaced by \(Self.format(next)); it is \(Self.format(time))")
+            throw VICALError(.stale, "the list was to be replaced by \(RFC3339Timestamp.string(next)); it is \(RFC3339Timestamp.string(time))")
         }
         // 5. The entries, each on its own.
         var skipped = vical.malformedEntries
@@ -159,6 +160,4 @@ public struct VICALVerifier: Sendable {
         if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) { return true }
         return false
     }
-
-    static func format(_ date: Date) -> String { date.formatted(.iso8601) }
 }

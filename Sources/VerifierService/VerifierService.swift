@@ -137,17 +137,17 @@ public final class VerifierService: Sendable {
     public func router() -> Router {
         var router = Router()
         // Verification runs as a task: its cost depends on what the sender wrote, and the connection queues must stay
-        // free for health probes. Short routes whose cost does not (a token, a transcript, the admin list) answer
-        // inline on the connection's queue, without the hand-off to the task pool and back.
-        router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r).response() } }
-        router.addInline(.post, "/v1/apple/session-transcript") { [self] in respondInline($0) { r throws(ServiceProblem) in .response(try sessionTranscript(r)) } }
+        // free for health probes. Short routes whose cost does not (a transcript, a token, the admin list) answer at
+        // once on the connection's queue, without the hand-off to the task pool and back.
+        router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
+        router.addImmediate(.post, "/v1/apple/session-transcript") { [self] in respondNow($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
         router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
         router.post("/v1/web/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await webVerify(r) } }
         router.post("/v1/proximity/sessions") { [self] in await respond($0) { r throws(ServiceProblem) in try await createProximitySession(r) } }
         router.post("/v1/proximity/sessions/:id/messages") { [self] in await respond($0) { r throws(ServiceProblem) in try await proximityMessage(r) } }
-        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r).response() } }
+        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
         router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
-        router.addInline(.get, "/v1/admin/iaca") { [self] in respondInline($0) { r throws(ServiceProblem) in .response(try listAnchors(r)) } }
+        router.addImmediate(.get, "/v1/admin/iaca") { [self] in respondNow($0) { r throws(ServiceProblem) in try listAnchors(r) } }
         router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try addAnchors(r) } }
         router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
         router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
@@ -157,12 +157,10 @@ public final class VerifierService: Sendable {
         router.post("/v1/admin/vicals/:source") { [self] in await respond($0) { r throws(ServiceProblem) in try importVICAL(r) } }
         addConsoleRoutes(to: &router)
         router.post("/v1/admin/tls/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadTLS(r) } }
-        router.addInline(.post, "/v1/reader-tokens") { [self] in respondInline($0) { r throws(ServiceProblem) in .response(try mintReaderToken(r)) } }
+        router.addImmediate(.post, "/v1/reader-tokens") { [self] in respondNow($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
         // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
         router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
-        router.getImmediate("/readyz") { [self] _ in
-            do throws(ServiceProblem) { return try readiness() } catch { return error.response }
-        }
+        router.getImmediate("/readyz") { [self] in respondNow($0) { _ throws(ServiceProblem) in try readiness() } }
         router.getImmediate("/metrics") { [self] _ in metricsResponse() }
         router.get("/openapi.json") { _ in .json(Array(OpenAPIDocument.json.utf8)) }
         return router
@@ -172,9 +170,7 @@ public final class VerifierService: Sendable {
     public func healthRouter() -> Router {
         var router = Router()
         router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
-        router.getImmediate("/readyz") { [self] _ in
-            do throws(ServiceProblem) { return try readiness() } catch { return error.response }
-        }
+        router.getImmediate("/readyz") { [self] in respondNow($0) { _ throws(ServiceProblem) in try readiness() } }
         router.getImmediate("/metrics") { [self] _ in metricsResponse() }
         return router
     }
@@ -199,14 +195,14 @@ public final class VerifierService: Sendable {
         return section
     }
 
-    /// Runs an inline handler on the connection's queue, turning a ``ServiceProblem`` into its problem response.
-    func respondInline(_ request: HTTPServerRequest,
-                       _ handler: (HTTPServerRequest) throws(ServiceProblem) -> HTTPInlineResult) -> HTTPInlineResult
+    /// Runs a handler at once (an immediate route), turning a ``ServiceProblem`` into its problem response.
+    func respondNow(_ request: HTTPServerRequest,
+                    _ handler: (HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse) -> HTTPServerResponse
     {
         do {
             return try handler(request)
         } catch {
-            return .response(error.response)
+            return error.response
         }
     }
 
@@ -301,26 +297,6 @@ public final class VerifierService: Sendable {
         return verifier.verify(response, sessionTranscript: sessionTranscript, options: options)
     }
 
-    /// Verifies and answers at once, unless status lists named by the response must be resolved first: then the
-    /// rest (resolve, verify, answer) is returned to be awaited. Both give the same report.
-    func verifyInline(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
-                      endpoint: String, started: ContinuousClock.Instant) throws(ServiceProblem) -> HTTPInlineResult {
-        let trust = trustStore.snapshot
-        let verifier = MDocVerifier(trust: trust)
-        if configuration.status.mode != .off, !verifier.statusReferencesToResolve(response, options: options).isEmpty {
-            return .continueAsync { [self] in
-                let report = await verify(response, sessionTranscript: sessionTranscript, options: options, trust: trust)
-                do throws(ServiceProblem) {
-                    return try reportResponse(report, endpoint: endpoint, started: started)
-                } catch {
-                    return error.response
-                }
-            }
-        }
-        let report = verifier.verify(response, sessionTranscript: sessionTranscript, options: options)
-        return .response(try reportResponse(report, endpoint: endpoint, started: started))
-    }
-
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.
     /// `extra` members are appended to the report object (e.g. the proximity `reply`).
     func reportResponse(_ report: VerificationReport, endpoint: String, started: ContinuousClock.Instant,
@@ -341,21 +317,5 @@ public final class VerifierService: Sendable {
         // The outcome code goes into the request's single access-log line (never claims or details).
         response.logAnnotations = ["outcome": outcome]
         return response
-    }
-}
-
-extension HTTPInlineResult {
-    /// The response, awaiting the rest of the work when there is some.
-    func response() async -> HTTPServerResponse {
-        switch self {
-        case .response(let response):
-            return response
-        case .continueAsync(let rest):
-            do {
-                return try await rest()
-            } catch {
-                return ServiceProblem(.internalServerError, "INTERNAL_ERROR", "the request handler failed").response
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Encodings
 import Foundation
 import MDoc
 import TrustLists
@@ -25,7 +26,7 @@ struct IACACommand: ParsableCommand {
 
     static func describe(_ anchor: TrustAnchor) -> String {
         let scope = anchor.metadata.docTypes.map { " docTypes=" + $0.joined(separator: ",") } ?? ""
-        return "\(anchor.sha256)  \(anchor.notBefore.formatted(.iso8601)) .. \(anchor.notAfter.formatted(.iso8601))  "
+        return "\(anchor.sha256)  \(RFC3339Timestamp.string(anchor.notBefore)) .. \(RFC3339Timestamp.string(anchor.notAfter))  "
             + "\(anchor.subject)  [\(anchor.metadata.source)\(scope)]"
     }
 
@@ -125,7 +126,7 @@ struct IACACommand: ParsableCommand {
             let result = try IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")
             let vical = verified.vical
             print("\(dryRun ? "dry run: " : "")VICAL from \(vical.provider), issue \(vical.issueID.map(String.init) ?? "-"), "
-                  + "dated \(vical.date.formatted(.iso8601)), signed by \(verified.signer)")
+                  + "dated \(RFC3339Timestamp.string(vical.date)), signed by \(verified.signer)")
             print("\(verified.entryCount) entries, \(verified.anchors.count) anchors, \(verified.skipped.count) skipped")
             for anchor in result.diff.added { print("added     \(IACACommand.describe(anchor))") }
             for anchor in result.diff.removed { print("removed   \(IACACommand.describe(anchor))") }

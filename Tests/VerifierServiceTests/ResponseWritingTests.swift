@@ -99,9 +99,9 @@ struct ResponseWritingTests {
             (#"{"encryptedData":"x","nonce":"y","flag":"yes"}"#, #"field "flag" has the wrong type"#),
         ]
         for (text, message) in failures {
-            #expect(throws: ServiceProblem.self) { _ = try decode(text) }
             do {
                 _ = try decode(text)
+                Issue.record("decoded: \(text)")
             } catch {
                 #expect(error.detail == message, "\(text)")
             }

@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import SwiftASN1
 import X509
@@ -37,11 +38,11 @@ struct CertificateChainCheck: DocumentCheck {
         let time = context.options.verificationTime
         for certificate in chain.path where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
             return .failed(.issuerCertificateExpired,
-                           "\(certificate.subject) is valid \(Self.period(certificate)), not at \(Self.format(time))")
+                           "\(certificate.subject) is valid \(Self.period(certificate)), not at \(RFC3339Timestamp.string(time))")
         }
         guard anchor.isValid(at: time) else {
             return .failed(.trustedIssuerCertificateExpired,
-                           "trusted IACA \(anchor.subject) is valid \(Self.period(anchor.certificate)), not at \(Self.format(time))")
+                           "trusted IACA \(anchor.subject) is valid \(Self.period(anchor.certificate)), not at \(RFC3339Timestamp.string(time))")
         }
         return .passed("\(context.chain.documentSignerSubject ?? "DS") chains to trusted IACA \(anchor.subject)")
     }
@@ -71,10 +72,6 @@ struct CertificateChainCheck: DocumentCheck {
     }
 
     static func period(_ certificate: Certificate) -> String {
-        "\(format(certificate.notValidBefore)) to \(format(certificate.notValidAfter))"
-    }
-
-    static func format(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        "\(RFC3339Timestamp.string(certificate.notValidBefore)) to \(RFC3339Timestamp.string(certificate.notValidAfter))"
     }
 }

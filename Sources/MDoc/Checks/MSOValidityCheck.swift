@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 /// `mso.validity`: the timestamps keep to ISO 18013-5 9.1.2.4 (tag 0, UTC, no fractional seconds, validFrom not
@@ -10,7 +11,7 @@ struct MSOValidityCheck: DocumentCheck {
         let validity = context.mso.validityInfo
         let now = context.options.verificationTime
         let skew = context.options.clockSkew
-        let format = CertificateChainCheck.format
+        let format = { (date: Date) in RFC3339Timestamp.string(date) }
         if !validity.profileViolations.isEmpty {
             return .failed(.msoMalformed, "validityInfo: " + validity.profileViolations.joined(separator: "; "))
         }

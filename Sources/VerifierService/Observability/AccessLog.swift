@@ -38,7 +38,7 @@ extension VerifierService {
                 }
             }
             writer.endObject()
-            output.write(line: writer.bytes)
+            output.emit(line: writer.bytes)
         }
     }
 }

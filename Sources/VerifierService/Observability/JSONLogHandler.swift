@@ -30,7 +30,7 @@ public struct JSONLogHandler: LogHandler {
             Self.write(value, into: &writer)
         }
         writer.endObject()
-        output.write(line: writer.bytes)
+        output.emit(line: writer.bytes)
     }
 
     /// A line's writer with its fixed leading members written: `timestamp` (UTC, milliseconds), `level`,

@@ -37,7 +37,7 @@ public final class LogOutput: Sendable {
     }
 
     /// Writes one line (the bytes of a JSON object, without the newline).
-    func write(line: [UInt8]) {
+    func emit(line: [UInt8]) {
         switch destination {
         case .closure(let sink):
             sink(String(decoding: line, as: UTF8.self))
@@ -48,7 +48,7 @@ public final class LogOutput: Sendable {
                 bytes.withUnsafeBytes { buffer in
                     var offset = 0
                     while offset < buffer.count, let base = buffer.baseAddress {
-                        let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                        let written = write(fd, base + offset, buffer.count - offset)
                         if written > 0 {
                             offset += written
                         } else if written < 0 && errno == EINTR {

@@ -17,63 +17,54 @@ public final class ServiceMetrics: Sendable {
     /// Methods that get a label of their own; any other becomes `other`.
     static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
-    /// The request metrics of one route, method and status (label values from fixed sets), made once and reused.
-    private struct HTTPHandles: Sendable {
-        let requests: CoreMetrics.Counter
+    /// A counter and a timer of one label set, made once and reused (making them goes through the registry).
+    private struct Handles: Sendable {
+        let count: CoreMetrics.Counter
         let duration: CoreMetrics.Timer
     }
 
-    private struct HTTPKey: Hashable {
-        let route: String
-        let method: String
-        let status: Int
+    /// The label sets with cached handles; every value comes from a fixed set, so the cache is bounded.
+    private enum HandleKey: Hashable {
+        case http(route: String, method: String, status: Int)
+        case verification(endpoint: String, outcome: String)
     }
 
-    private struct VerificationHandles: Sendable {
-        let verifications: CoreMetrics.Counter
-        let duration: CoreMetrics.Timer
-    }
+    private let handleCache = Mutex<[HandleKey: Handles]>([:])
 
-    private struct VerificationKey: Hashable {
-        let endpoint: String
-        let outcome: String
+    private func handles(_ key: HandleKey, make: () -> Handles) -> Handles {
+        handleCache.withLock { cache in
+            if let handles = cache[key] { return handles }
+            let handles = make()
+            cache[key] = handles
+            return handles
+        }
     }
-
-    private let httpHandles = Mutex<[HTTPKey: HTTPHandles]>([:])
-    private let verificationHandles = Mutex<[VerificationKey: VerificationHandles]>([:])
 
     /// Label values come from fixed sets, never from what a client sent: `route` is a registered pattern or
     /// `(unmatched)`, `method` one of ``knownMethods`` or `other`, `status` a three-digit code the server chose.
     func httpRequest(route: String, method: String, status: Int, duration: Duration) {
-        let key = HTTPKey(route: route, method: Self.knownMethods.contains(method) ? method : "other", status: status)
-        let handles = httpHandles.withLock { cache in
-            if let handles = cache[key] { return handles }
+        let methodLabel = Self.knownMethods.contains(method) ? method : "other"
+        let handles = handles(.http(route: route, method: methodLabel, status: status)) {
             let statusLabel = (100...599).contains(status) ? String(status) : "other"
-            let dimensions = [("route", route), ("method", key.method), ("status", statusLabel)]
-            let handles = HTTPHandles(
-                requests: Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory),
+            let dimensions = [("route", route), ("method", methodLabel), ("status", statusLabel)]
+            return Handles(
+                count: Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory),
                 duration: Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)],
                                 factory: factory))
-            cache[key] = handles
-            return handles
         }
-        handles.requests.increment()
+        handles.count.increment()
         handles.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     func verification(endpoint: String, outcome: String, duration: Duration) {
-        let key = VerificationKey(endpoint: endpoint, outcome: outcome)
-        let handles = verificationHandles.withLock { cache in
-            if let handles = cache[key] { return handles }
-            let handles = VerificationHandles(
-                verifications: Counter(label: "verifierd_verifications_total",
-                                       dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: factory),
+        let handles = handles(.verification(endpoint: endpoint, outcome: outcome)) {
+            Handles(
+                count: Counter(label: "verifierd_verifications_total",
+                               dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: factory),
                 duration: Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)],
                                 factory: factory))
-            cache[key] = handles
-            return handles
         }
-        handles.verifications.increment()
+        handles.count.increment()
         handles.duration.recordNanoseconds(duration.nanoseconds)
     }
 

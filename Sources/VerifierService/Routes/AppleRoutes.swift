@@ -39,8 +39,7 @@ extension VerifierService {
         return (merchant, team)
     }
 
-    /// Decrypts and verifies; what is left to await (status lists to fetch) is returned with the result.
-    func appleVerify(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPInlineResult {
+    func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let apple = try configured(configuration.apple, "apple")
         let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
@@ -49,15 +48,8 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
-        let opened: AppleIdentityVerifier.Opened
-        do throws(AppleWalletError) {
-            opened = try AppleIdentityVerifier(keys: merchantKeys).open(
-                envelope: envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId)
-        } catch {
-            return .response(try reportResponse(.failure(error.code, error.detail), endpoint: "apple", started: started))
-        }
-        return try verifyInline(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                options: verificationOptions(at: time), endpoint: "apple", started: started)
+        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId, at: time)
+        return try reportResponse(report, endpoint: "apple", started: started)
     }
 
     /// Decrypts and verifies an envelope with the configured merchant keys (the route and `verifierd decrypt`).

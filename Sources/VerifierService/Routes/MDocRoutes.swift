@@ -11,8 +11,7 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    /// Parses and verifies; what is left to await (status lists to fetch) is returned with the result.
-    func mdocVerify(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPInlineResult {
+    func mdocVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
         let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
@@ -34,13 +33,14 @@ extension VerifierService {
                                      "\"readerPrivateKey\" is not a P-256, P-384 or P-521 private key")
             }
         }
-        let parsed: DeviceResponse
+        let report: VerificationReport
         do {
-            parsed = try DeviceResponse(bytes: response)
+            let parsed = try DeviceResponse(bytes: response)
+            report = await verify(parsed, sessionTranscript: transcript,
+                                  options: verificationOptions(at: time, readerKey: readerKey), trust: trustStore.snapshot)
         } catch {
-            return .response(try reportResponse(.failure(error.code, error.description), endpoint: "mdoc", started: started))
+            report = .failure(error.code, error.description)
         }
-        return try verifyInline(parsed, sessionTranscript: transcript, options: verificationOptions(at: time, readerKey: readerKey),
-                                endpoint: "mdoc", started: started)
+        return try reportResponse(report, endpoint: "mdoc", started: started)
     }
 }

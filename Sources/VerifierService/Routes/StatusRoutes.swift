@@ -30,11 +30,11 @@ extension VerifierService {
                 ("uri", .string(entry.key.uri)),
                 ("kind", .string(kind)),
                 ("entries", .int(Int64(size))),
-                ("fetchedAt", .string(entry.fetchedAt.formatted(.iso8601))),
+                ("fetchedAt", .string(ReportJSON.timestamp(entry.fetchedAt))),
                 ("ageSeconds", .int(Int64(now.timeIntervalSince(entry.fetchedAt)))),
-                ("freshUntil", .string(entry.freshUntil.formatted(.iso8601))),
-                ("issuedAt", .string(entry.list.issuedAt.formatted(.iso8601))),
-                ("expiresAt", entry.list.expiresAt.map { .string($0.formatted(.iso8601)) }),
+                ("freshUntil", .string(ReportJSON.timestamp(entry.freshUntil))),
+                ("issuedAt", .string(ReportJSON.timestamp(entry.list.issuedAt))),
+                ("expiresAt", entry.list.expiresAt.map { .string(ReportJSON.timestamp($0)) }),
                 ("signerIaca", trust),
             ])
         }

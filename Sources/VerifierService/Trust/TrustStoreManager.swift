@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import Logging
 import Synchronization
@@ -111,8 +112,8 @@ public final class TrustStoreManager: Sendable {
                 throw .invalid(error.description)
             }
             if !allowExpired && !anchor.isValid(at: now) {
-                throw .invalid("\(anchor.subject) is not valid now (\(anchor.notBefore.formatted(.iso8601)) to "
-                               + "\(anchor.notAfter.formatted(.iso8601))); allow expired anchors to trust it anyway")
+                throw .invalid("\(anchor.subject) is not valid now (\(RFC3339Timestamp.string(anchor.notBefore)) to "
+                               + "\(RFC3339Timestamp.string(anchor.notAfter))); allow expired anchors to trust it anyway")
             }
             anchors.append(anchor)
         }
@@ -204,7 +205,7 @@ public final class TrustStoreManager: Sendable {
                 throw .vical(VICALError(.issueIDReused, "vicalIssueID \(new) is the one in force, with other content"))
             }
         } else if verified.vical.date < inForce.date {
-            throw .vical(VICALError(.rollback, "the list is dated before the one in force (\(inForce.date.formatted(.iso8601)))"))
+            throw .vical(VICALError(.rollback, "the list is dated before the one in force (\(RFC3339Timestamp.string(inForce.date)))"))
         }
     }
 
