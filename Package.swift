@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
         .library(name: "ReaderAuthentication", targets: ["ReaderAuthentication"]),
         .library(name: "Proximity", targets: ["Proximity"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "VerifierService", targets: ["VerifierService"]),
         .executable(name: "verifierd", targets: ["verifierd"]),
     ],
@@ -36,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Strict RFC 8949 codec: no dependencies, bounded, keeps the exact bytes of every item.
@@ -134,10 +136,18 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
+        // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), and the
+        // versioned trust set with change notifications. No HTTP.
+        .target(name: "PostgresStore", dependencies: [
+            "SessionStore", "TrustStore", "Encodings",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         // The service: configuration, routes, trust directory management, metrics and logs.
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS",
+            "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -146,7 +156,7 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -173,6 +183,10 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
+        .testTarget(name: "PostgresStoreTests", dependencies: [
+            "PostgresStore", "SessionStore", "TrustStore", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         .testTarget(name: "WebPresentmentTests", dependencies: [
             "WebPresentment", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "Encodings", "TestSupport",
             "ReaderAuthentication",

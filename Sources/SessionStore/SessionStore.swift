@@ -29,6 +29,8 @@ public enum SessionTakeResult: Sendable {
     case expired
     /// No such session of this kind (or it was forgotten long ago).
     case notFound
+    /// The store could not be asked (e.g. its database is unreachable); nothing was taken.
+    case unavailable(String)
 }
 
 /// Why a session could not be stored.

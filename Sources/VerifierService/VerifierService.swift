@@ -23,8 +23,10 @@ public final class VerifierService: Sendable {
     public let statusResolver: StatusResolver
     /// Builds (and signs, with the configured reader key and mode) the DeviceRequests of web and proximity sessions.
     let deviceRequestBuilder: DeviceRequestBuilder
-    /// One-time sessions of the web flow (and later flows).
+    /// One-time sessions of the web and proximity flows, and issued Apple nonces.
     public let sessionStore: any SessionStore
+    /// Where sessions and the trust set live (memory and the directory, or the database).
+    public let store: ServiceStore
     /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
     public let tlsIdentity: TLSServerIdentity?
     /// The certificate each VICAL source's signer must chain to, by source name.
@@ -40,7 +42,7 @@ public final class VerifierService: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 statusFetcher: (any StatusListFetching)? = nil,
-                sessionStore: (any SessionStore)? = nil) throws(ConfigurationError) {
+                sessionStore: (any SessionStore)? = nil, store: ServiceStore? = nil) throws(ConfigurationError) {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
@@ -71,12 +73,18 @@ public final class VerifierService: Sendable {
             }
         }
         merchantKeys = keys
-        do {
-            trustStore = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
-                                               seed: configuration.trust.seedDirectory, logger: logger)
-        } catch {
-            throw ConfigurationError(key: "trust.iacaDirectory", error.description)
+        if store == nil, case .postgres = configuration.store {
+            throw ConfigurationError(key: "store.kind", "the PostgreSQL store is opened with VerifierService.open")
         }
+        let opened: ServiceStore
+        if let store {
+            opened = store
+        } else {
+            opened = try ServiceStore.memory(configuration, logger: logger, sessions: sessionStore)
+        }
+        self.store = opened
+        let store = opened
+        trustStore = store.trust
         vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
         vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
         vicalRefresher = VICALRefresher(sources: configuration.trust.vicalSources)
@@ -94,9 +102,15 @@ public final class VerifierService: Sendable {
                 throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
             }
         }
-        self.sessionStore = sessionStore ?? InMemorySessionStore(
-            maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
-            tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
+        self.sessionStore = store.sessions
+    }
+
+    /// A service on the configured store: with PostgreSQL, connects, migrates and reads the shared trust set
+    /// first (``ServiceStore/open(_:logger:migrate:)``).
+    public static func open(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
+                            now: @escaping @Sendable () -> Date = { Date() }) async throws(ConfigurationError) -> VerifierService {
+        let store = try await ServiceStore.open(configuration, logger: logger)
+        return try VerifierService(configuration: configuration, logger: logger, metrics: metrics, now: now, store: store)
     }
 
     /// Reads each `trust.vicalSigners` certificate; a problem names the source's key.
@@ -139,6 +153,7 @@ public final class VerifierService: Sendable {
         // Verification runs as a task: its cost depends on what the sender wrote, and the connection queues must stay
         // free for health probes. Short routes whose cost does not (a transcript, a token, the admin list) answer at
         // once on the connection's queue, without the hand-off to the task pool and back.
+        router.post("/v1/apple/nonces") { [self] in await respond($0) { r throws(ServiceProblem) in try await issueAppleNonce(r) } }
         router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
         router.addImmediate(.post, "/v1/apple/session-transcript") { [self] in respondNow($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
         router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
@@ -148,13 +163,13 @@ public final class VerifierService: Sendable {
         router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
         router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
         router.addImmediate(.get, "/v1/admin/iaca") { [self] in respondNow($0) { r throws(ServiceProblem) in try listAnchors(r) } }
-        router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try addAnchors(r) } }
-        router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try replaceAnchors(r) } }
-        router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try removeAnchor(r) } }
-        router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadAnchors(r) } }
+        router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try await addAnchors(r) } }
+        router.put("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try await replaceAnchors(r) } }
+        router.delete("/v1/admin/iaca/:sha256") { [self] in await respond($0) { r throws(ServiceProblem) in try await removeAnchor(r) } }
+        router.post("/v1/admin/iaca/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try await reloadAnchors(r) } }
         router.get("/v1/admin/trust/changes") { [self] in await respond($0) { r throws(ServiceProblem) in try trustChanges(r) } }
         router.get("/v1/admin/vicals") { [self] in await respond($0) { r throws(ServiceProblem) in try listVICALSources(r) } }
-        router.post("/v1/admin/vicals/:source") { [self] in await respond($0) { r throws(ServiceProblem) in try importVICAL(r) } }
+        router.post("/v1/admin/vicals/:source") { [self] in await respond($0) { r throws(ServiceProblem) in try await importVICAL(r) } }
         addConsoleRoutes(to: &router)
         router.post("/v1/admin/tls/reload") { [self] in await respond($0) { r throws(ServiceProblem) in try reloadTLS(r) } }
         router.addImmediate(.post, "/v1/reader-tokens") { [self] in respondNow($0) { r throws(ServiceProblem) in try mintReaderToken(r) } }
@@ -228,6 +243,9 @@ public final class VerifierService: Sendable {
     /// Problems that do not stop verification (the set in force stays) but need an operator.
     func degradedReasons() -> [String] {
         var reasons: [String] = []
+        if let reason = store.database?.unavailableReason {
+            reasons.append("the database is unavailable (sessions and nonces fail; the trust set in force stays): \(reason)")
+        }
         if let problem = trustStore.directoryProblem {
             reasons.append("the trust directory does not load (the set in force stays): \(problem)")
         }
@@ -252,7 +270,12 @@ public final class VerifierService: Sendable {
         return .json(JSON.object([
             ("status", .string(degraded.isEmpty ? "ready" : "degraded")),
             ("trustAnchors", .int(Int64(trustStore.snapshot.anchors.count))),
+            ("trustVersion", .int(Int64(trustStore.snapshot.version))),
             ("merchantKeys", .int(Int64(merchantKeys.count))),
+            ("store", .object([
+                ("kind", .string(store.database == nil ? "memory" : "postgres")),
+                ("status", .string(store.database?.unavailableReason == nil ? "ok" : "unavailable")),
+            ])),
             ("degraded", degraded.isEmpty ? nil : .array(degraded.map { .string($0) })),
         ]))
     }

@@ -17,7 +17,7 @@ struct DecryptCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ServiceLoading.configuration(options)
-        let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+        let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
         guard let nonceBytes = [UInt8](hexString: nonce) else { throw ValidationError("--nonce is not hex") }
         var time = Date()
@@ -42,7 +42,7 @@ struct TranscriptCommand: ParsableCommand {
 
     func run() throws {
         let configuration = ServiceLoading.configuration(options)
-        let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+        let service = ServiceLoading.localService(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
         guard let nonceBytes = [UInt8](hexString: nonce) else { throw ValidationError("--nonce is not hex") }
         for key in service.merchantKeyHashes {

@@ -6,22 +6,25 @@ import TrustLists
 import TrustStore
 import VerifierService
 
-/// `verifierd iaca list|add|remove|check`: the trust directory, with the same validation and atomic writes as the
-/// admin API.
-struct IACACommand: ParsableCommand {
+/// `verifierd iaca list|add|remove|check|import-vical|export|import`: the trust set in force (the trust directory, or
+/// the database with the PostgreSQL store), with the same validation and atomic writes as the admin API.
+struct IACACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "iaca", abstract: "Manage the trusted IACA roots directory.",
-        subcommands: [List.self, Add.self, Remove.self, Check.self, ImportVICAL.self])
+        commandName: "iaca", abstract: "Manage the trusted IACA roots (the directory, or the database with store.kind postgres).",
+        subcommands: [List.self, Add.self, Remove.self, Check.self, ImportVICAL.self, Export.self, Import.self])
 
-    static func manager(_ options: ConfigOption) -> TrustStoreManager {
+    /// The configured store's trust set (the database is migrated first, like at start-up).
+    static func store(_ options: ConfigOption) async -> ServiceStore {
         let configuration = ServiceLoading.configuration(options)
         do {
-            return try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
-                                         seed: configuration.trust.seedDirectory,
-                                         logger: ServiceLoading.logger(toStandardError: true))
+            return try await ServiceStore.open(configuration, logger: ServiceLoading.logger(toStandardError: true))
         } catch {
-            ServiceLoading.fail(ConfigurationError(key: "trust.iacaDirectory", error.description))
+            ServiceLoading.fail(error)
         }
+    }
+
+    static func manager(_ options: ConfigOption) async -> TrustStoreManager {
+        await store(options).trust
     }
 
     static func describe(_ anchor: TrustAnchor) -> String {
@@ -30,22 +33,22 @@ struct IACACommand: ParsableCommand {
             + "\(anchor.subject)  [\(anchor.metadata.source)\(scope)]"
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the trusted IACA roots.")
         @OptionGroup var options: ConfigOption
-        func run() {
-            for anchor in IACACommand.manager(options).snapshot.anchors { print(IACACommand.describe(anchor)) }
+        func run() async {
+            for anchor in await IACACommand.manager(options).snapshot.anchors { print(IACACommand.describe(anchor)) }
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add IACA roots from PEM or DER files.")
         @OptionGroup var options: ConfigOption
         @Flag(help: "Trust certificates outside their validity period.") var allowExpired = false
         @Option(name: .customLong("doc-type"), help: "Scope the anchors to this docType (repeatable); default: any.")
         var docTypes: [String] = []
         @Argument(help: "Certificate files.") var files: [String]
-        func run() throws {
+        func run() async throws {
             var certificates: [[UInt8]] = []
             for file in files {
                 certificates += try CertificateParsing.derCertificates(
@@ -53,28 +56,28 @@ struct IACACommand: ParsableCommand {
             }
             let anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
                                                          allowExpired: allowExpired, now: Date())
-            _ = try IACACommand.manager(options).add(anchors, actor: "cli")
+            _ = try await IACACommand.manager(options).add(anchors, actor: "cli")
             for anchor in anchors { print("added \(IACACommand.describe(anchor))") }
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an IACA root by its SHA-256.")
         @OptionGroup var options: ConfigOption
         @Argument(help: "Lowercase hex SHA-256 of the certificate DER.") var sha256: String
         @Flag(help: "Allow removing the last trusted IACA.") var allowEmpty = false
-        func run() throws {
-            _ = try IACACommand.manager(options).remove(sha256: sha256, allowEmpty: allowEmpty, actor: "cli")
+        func run() async throws {
+            _ = try await IACACommand.manager(options).remove(sha256: sha256, allowEmpty: allowEmpty, actor: "cli")
             print("removed \(sha256)")
         }
     }
 
-    struct Check: ParsableCommand {
+    struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check that the directory holds a usable set; list anchors expiring within 30 days.")
         @OptionGroup var options: ConfigOption
-        func run() throws {
-            let anchors = IACACommand.manager(options).snapshot.anchors
+        func run() async throws {
+            let anchors = await IACACommand.manager(options).snapshot.anchors
             guard !anchors.isEmpty else { throw ValidationError("the trust directory holds no IACA") }
             let now = Date()
             for anchor in anchors {
@@ -84,7 +87,7 @@ struct IACACommand: ParsableCommand {
         }
     }
 
-    struct ImportVICAL: ParsableCommand {
+    struct ImportVICAL: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import-vical",
             abstract: "Verify a VICAL and replace the anchors of its source with its entries.",
@@ -110,7 +113,7 @@ struct IACACommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let configuration = ServiceLoading.configuration(options)
             guard let anchorFile = signerAnchor.map({ URL(fileURLWithPath: $0) }) ?? configuration.trust.vicalSigners[source] else {
                 throw ValidationError("source \"\(source)\" has no signer anchor: pass --signer-anchor or configure trust.vicalSigners.\(source)")
@@ -123,7 +126,7 @@ struct IACACommand: ParsableCommand {
             let time = at.flatMap(TDate.parse) ?? Date()
             let verifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
             let verified = try verifier.verify(Array(bytes), source: source, signerAnchor: anchor, at: time)
-            let result = try IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")
+            let result = try await IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")
             let vical = verified.vical
             print("\(dryRun ? "dry run: " : "")VICAL from \(vical.provider), issue \(vical.issueID.map(String.init) ?? "-"), "
                   + "dated \(RFC3339Timestamp.string(vical.date)), signed by \(verified.signer)")
@@ -132,6 +135,44 @@ struct IACACommand: ParsableCommand {
             for anchor in result.diff.removed { print("removed   \(IACACommand.describe(anchor))") }
             for anchor in result.diff.unchanged { print("unchanged \(IACACommand.describe(anchor))") }
             for skipped in verified.skipped { print("skipped   entry \(skipped.index): \(skipped.reason)") }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the trust set in force (anchors, their metadata and the VICALs in force) to a trust directory.",
+            discussion: """
+                The folder gets the same layout the service writes (versioned, switched atomically), so it can serve \
+                as trust.iacaDirectory of a single process or be imported into another database with `iaca import --dir`.
+                """)
+        @OptionGroup var options: ConfigOption
+        @Option(help: "The directory to write (created when absent).") var dir: String
+        func run() async throws {
+            let set = await IACACommand.manager(options).snapshot.set
+            let directory = TrustDirectory(url: URL(fileURLWithPath: dir))
+            try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+            try directory.write(set)
+            print("exported \(set.anchors.count) anchors and \(set.lists.count) VICAL records to \(dir)")
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the trust set in force with a trust directory's (anchors, metadata, VICALs in force).",
+            discussion: """
+                Every certificate is validated as an IACA again. With the PostgreSQL store this commits one new version, \
+                which every replica puts in force within two seconds. Refuses an empty set unless --allow-empty.
+                """)
+        @OptionGroup var options: ConfigOption
+        @Option(help: "The trust directory to read.") var dir: String
+        @Flag(help: "Allow importing a set with no anchor.") var allowEmpty = false
+        func run() async throws {
+            let set = try TrustDirectory(url: URL(fileURLWithPath: dir)).load()
+            guard allowEmpty || !set.anchors.isEmpty else {
+                throw ValidationError("\(dir) holds no IACA; pass --allow-empty to trust none")
+            }
+            let snapshot = try await IACACommand.manager(options).replaceAll(with: set, actor: "cli")
+            print("imported \(set.anchors.count) anchors and \(set.lists.count) VICAL records; version \(snapshot.version)")
         }
     }
 }

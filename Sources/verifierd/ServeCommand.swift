@@ -18,7 +18,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let configuration = ServiceLoading.configuration(options)
         let logger = ServiceLoading.logger()
-        let service = ServiceLoading.service(configuration, logger: logger)
+        let service = await ServiceLoading.service(configuration, logger: logger)
         let server = HTTPServer(configuration: service.httpServerConfiguration(), router: service.router(),
                                 observer: service.requestObserver(output: .standardOutput))
         HTTPServerSignals.ignoreSIGPIPE()
@@ -38,13 +38,18 @@ struct Serve: AsyncParsableCommand {
         }
         let reload = HTTPServerSignals.install([SIGHUP]) { _ in
             service.trustStore.reloadIfChanged(actor: "SIGHUP")
+            if service.trustStore.shared != nil { Task { _ = try? await service.trustStore.reload(actor: "SIGHUP") } }
             service.reloadTLS(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
         let refresh = Task { await service.vicalRefresher.run(service: service) }
+        let follow = Task { await service.store.followSharedTrust(logger: logger) }
+        let sweep = Task { await Self.sweepSessions(service) }
         var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": "\(server.port)",
             "trustAnchors": "\(service.trustStore.snapshot.anchors.count)",
+            "trustVersion": "\(service.trustStore.snapshot.version)",
+            "store": "\(service.store.database?.configuration.redactedLocation ?? "memory")",
             "scheme": "\(service.tlsIdentity == nil ? "http" : "https")",
         ]
         if let health { listening["plainHealthPort"] = "\(health.port)" }
@@ -54,6 +59,9 @@ struct Serve: AsyncParsableCommand {
         await health?.waitUntilStopped()
         poll?.cancel()
         refresh.cancel()
+        follow.cancel()
+        sweep.cancel()
+        service.store.database?.shutdown()
         withExtendedLifetime((stop, reload)) {}
     }
 
@@ -71,6 +79,15 @@ struct Serve: AsyncParsableCommand {
                 + "\(configuration.server.host):\(port): \(error)"))
         }
         return server
+    }
+
+    /// Drops expired sessions and old tombstones every 30 seconds (the memory store also sweeps as it goes; the
+    /// database only here).
+    static func sweepSessions(_ service: VerifierService) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(30))
+            await service.sessionStore.sweep(now: Date())
+        }
     }
 
     /// Picks up changes made by hand in the trust directory.

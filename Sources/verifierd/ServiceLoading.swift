@@ -17,9 +17,21 @@ enum ServiceLoading {
         }
     }
 
-    static func service(_ configuration: ServiceConfiguration, logger: Logger) -> VerifierService {
+    static func service(_ configuration: ServiceConfiguration, logger: Logger) async -> VerifierService {
         do {
-            return try VerifierService(configuration: configuration, logger: logger)
+            return try await VerifierService.open(configuration: configuration, logger: logger)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// A service for commands that need neither sessions nor the trust set (tokens, transcripts): the local
+    /// store whatever is configured, so they work without the database.
+    static func localService(_ configuration: ServiceConfiguration, logger: Logger) -> VerifierService {
+        var local = configuration
+        local.store = .memory
+        do {
+            return try VerifierService(configuration: local, logger: logger)
         } catch {
             fail(error)
         }

@@ -23,7 +23,7 @@ struct StatusCommand: AsyncParsableCommand {
                 identifier = bytes
             }
             let configuration = ServiceLoading.configuration(options)
-            let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+            let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
             let (valid, text) = await service.checkStatus(uri: uri, index: idx, identifier: identifier)
             print(text)
             if !valid { throw ExitCode(1) }

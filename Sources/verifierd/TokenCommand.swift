@@ -25,7 +25,7 @@ struct TokenCommand: ParsableCommand {
         @Option(name: .customLong("reader-instance-id"), help: "The reader instance identifier.") var readerInstanceID: String
         func run() throws {
             let configuration = ServiceLoading.configuration(options)
-            let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+            let service = ServiceLoading.localService(configuration, logger: ServiceLoading.logger(toStandardError: true))
             guard let minted = try service.mintReaderToken(readerInstanceIdentifier: readerInstanceID) else {
                 throw ValidationError("readerTokens is not configured")
             }

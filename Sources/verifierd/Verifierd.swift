@@ -7,7 +7,7 @@ struct Verifierd: AsyncParsableCommand {
         commandName: "verifierd",
         abstract: "Verify ISO/IEC 18013-5 mobile documents and Apple Wallet identity responses.",
         subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self,
-                      WebCommand.self, ReaderAuthCommand.self],
+                      WebCommand.self, ReaderAuthCommand.self, StoreCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -28,7 +28,7 @@ struct WebDecrypt: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = ServiceLoading.configuration(options)
-        let service = ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
+        let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         guard let serialized = SerializedOrigin(origin) else {
             throw ValidationError("--origin is not a serialized origin (scheme://host[:port], lower case, no trailing slash)")
         }

@@ -1355,11 +1355,14 @@ def apple_transcript(nonce: bytes, merchant_id: str, team_id: str, pkr_hash: byt
 
 
 def apple_seal(recipient_pub: ec.EllipticCurvePublicKey, plaintext: bytes, nonce: bytes, merchant_id: str,
-               team_id: str, eph_label: str, algorithm: str = "APPLE-HPKE-v1", mode: int = 0) -> tuple[bytes, bytes]:
-    """Return (envelope bytes, SessionTranscript bytes)."""
+               team_id: str, eph_label: str | None, algorithm: str = "APPLE-HPKE-v1",
+               mode: int = 0) -> tuple[bytes, bytes]:
+    """Return (envelope bytes, SessionTranscript bytes). The HPKE ephemeral key is derived from eph_label, or fresh
+    and random when eph_label is None."""
     pkr_hash = hashlib.sha256(uncompressed(recipient_pub)).digest()
     transcript = apple_transcript(nonce, merchant_id, team_id, pkr_hash)
-    eph = derive_key("hpke-ephemeral/" + eph_label)
+    eph = (derive_key("hpke-ephemeral/" + eph_label) if eph_label is not None
+           else ec.generate_private_key(ec.SECP256R1()))
     eks = KEMKeyPair(KEMKey.from_pyca_cryptography_key(eph), KEMKey.from_pyca_cryptography_key(eph.public_key()))
     pk_em, ctx = HPKE_SUITE.create_sender_context(KEMKey.from_pyca_cryptography_key(recipient_pub),
                                                   info=transcript, eks=eks)
@@ -1554,7 +1557,8 @@ def reader_auth_chain(label: str, not_before: str, not_after: str) -> tuple:
     return root, root_key, leaf, leaf_key
 
 
-def build_demo(out: Path) -> None:
+def demo_pki() -> PKI:
+    """The demo IACA ("demo-iaca") and the demo document signer ("demo-ds") under it."""
     p = PKI()
     iaca = p.iaca("demo-iaca", "verifierd Demo IACA TEST ONLY", "P-256", c="US", st="US-CA",
                   not_before="2024-01-01T00:00:00Z", not_after="2124-01-01T00:00:00Z",
@@ -1562,6 +1566,26 @@ def build_demo(out: Path) -> None:
     p.ds("demo-ds", iaca, "verifierd Demo DS TEST ONLY", c="US", st="US-CA",
          not_before="2024-01-01T00:00:00Z", not_after="2124-01-01T00:00:00Z",
          description="TEST ONLY demo DS", key_label="demo/ds")
+    return p
+
+
+def demo_envelope(nonce: bytes, p: PKI, eph_label: str | None = "demo") -> tuple[bytes, bytes, bytes]:
+    """The demo APPLE-HPKE-v1 envelope for `nonce`, sealed to the demo merchant encryption key for DEMO_MERCHANT /
+    DEMO_TEAM, holding the demo mDL (signed by p's demo-ds) device-signed over the Apple SessionTranscript.
+    eph_label as for apple_seal (None: a random HPKE ephemeral key). Returns (envelope, plaintext, transcript)."""
+    merchant = derive_key("demo/merchant-encryption")
+    pkr_hash = hashlib.sha256(uncompressed(merchant.public_key())).digest()
+    transcript = apple_transcript(nonce, DEMO_MERCHANT, DEMO_TEAM, pkr_hash)
+    doc, _ = issue_document(DocSpec("demo", ds="demo-ds", transcript=transcript, signed="2024-01-01T00:00:00Z",
+                                    valid_from="2024-01-01T00:00:00Z", valid_until="2124-01-01T00:00:00Z"), p)
+    plaintext = enc({"identity": cbor2.loads(device_response([doc]))})
+    envelope, tr = apple_seal(merchant.public_key(), plaintext, nonce, DEMO_MERCHANT, DEMO_TEAM, eph_label)
+    return envelope, plaintext, tr
+
+
+def build_demo(out: Path) -> None:
+    p = demo_pki()
+    iaca = p.entries["demo-iaca"]
     merchant = derive_key("demo/merchant-encryption")
     reader = derive_key("demo/reader-token")
     write_text(out / "keys" / "merchant-encryption.pem", pkcs8_pem(merchant))
@@ -1580,12 +1604,7 @@ def build_demo(out: Path) -> None:
 
     nonce = seed_bytes("demo/nonce", 32)
     pkr_hash = hashlib.sha256(uncompressed(merchant.public_key())).digest()
-    transcript = apple_transcript(nonce, DEMO_MERCHANT, DEMO_TEAM, pkr_hash)
-    doc, _ = issue_document(DocSpec("demo", ds="demo-ds", transcript=transcript, signed="2024-01-01T00:00:00Z",
-                                    valid_from="2024-01-01T00:00:00Z", valid_until="2124-01-01T00:00:00Z"), p)
-    resp = device_response([doc])
-    plaintext = enc({"identity": cbor2.loads(resp)})
-    envelope, tr = apple_seal(merchant.public_key(), plaintext, nonce, DEMO_MERCHANT, DEMO_TEAM, "demo")
+    envelope, plaintext, tr = demo_envelope(nonce, p)
     # re-check: decrypt and verify now and far in the future
     err, pt, tr2 = apple_open(envelope, [merchant], nonce, DEMO_MERCHANT, DEMO_TEAM)
     assert err is None and pt == plaintext

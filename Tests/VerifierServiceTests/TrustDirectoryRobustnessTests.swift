@@ -81,7 +81,7 @@ struct TrustDirectoryRobustnessTests {
         await harness.stop()
     }
 
-    @Test func theDemoConfigurationWritesOutsideTheRepository() throws {
+    @Test func theDemoConfigurationWritesOutsideTheRepository() async throws {
         let seed = Fixtures.testVectors.appendingPathComponent("demo/trusted-iaca")
         let before = try FileManager.default.contentsOfDirectory(atPath: seed.path).filter { !$0.hasPrefix(".lock") }.sorted()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-seed-\(UUID().uuidString)/trust")
@@ -91,7 +91,7 @@ struct TrustDirectoryRobustnessTests {
             environment: ["VERIFIERD_TRUST_IACA_DIRECTORY": work.path])
         #expect(configuration.trust.seedDirectory?.standardizedFileURL.path == seed.standardizedFileURL.path)
         let service = try VerifierService(configuration: configuration, logger: .init(label: "seed"))
-        _ = try service.trustStore.add(try TrustStoreManager.validate([try Fixtures.bytes(Self.p384)].flatMap {
+        _ = try await service.trustStore.add(try TrustStoreManager.validate([try Fixtures.bytes(Self.p384)].flatMap {
             try CertificateParsing.derCertificates(from: $0) }, allowExpired: false, now: Date()), actor: "test")
         #expect(service.trustStore.snapshot.anchors.count == 2)
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("current").path))

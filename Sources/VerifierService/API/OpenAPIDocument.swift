@@ -71,7 +71,27 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "invalid request, ENVELOPE_MALFORMED, ENVELOPE_UNSUPPORTED, NONCE_INVALID, INVALID_BASE64, VERIFICATION_TIME_OVERRIDE_DISABLED",
+      "description": "invalid request, ENVELOPE_MALFORMED, ENVELOPE_UNSUPPORTED, NONCE_INVALID, INVALID_BASE64, VERIFICATION_TIME_OVERRIDE_DISABLED, NONCE_UNKNOWN (apple.requireIssuedNonce: not issued, or issued for other merchant or team IDs)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "NONCE_ALREADY_USED (apple.requireIssuedNonce): the nonce was consumed by an earlier verification, on any replica",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "410": {
+      "description": "NONCE_EXPIRED (apple.requireIssuedNonce)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -81,7 +101,80 @@ enum OpenAPIDocument {
       }
      },
      "503": {
-      "description": "APPLE_NOT_CONFIGURED",
+      "description": "APPLE_NOT_CONFIGURED; STORE_UNAVAILABLE (with Retry-After) when apple.requireIssuedNonce is set and the store cannot be reached",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/apple/nonces": {
+   "post": {
+    "summary": "Issue a single-use nonce for PKIdentityRequest.nonce",
+    "description": "32 random bytes, kept in the store (shared by every replica with PostgreSQL) until apple.nonceTTLSeconds; with apple.requireIssuedNonce, /v1/apple/verify accepts only such nonces, each once, for the merchant and team IDs it was issued for.",
+    "operationId": "appleNonce",
+    "requestBody": {
+     "required": false,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "merchantId": {
+          "type": "string",
+          "description": "apple.merchantId or one of apple.allowedMerchantIds (default apple.merchantId)"
+         },
+         "teamId": {
+          "type": "string",
+          "description": "apple.teamId or one of apple.allowedTeamIds (default apple.teamId)"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "issued",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "nonce",
+          "expiresAt"
+         ],
+         "properties": {
+          "nonce": {
+           "type": "string",
+           "description": "standard base64 of 32 random bytes"
+          },
+          "expiresAt": {
+           "type": "string",
+           "format": "date-time"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "description": "invalid request, MERCHANT_ID_NOT_ALLOWED, TEAM_ID_NOT_ALLOWED",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "503": {
+      "description": "APPLE_NOT_CONFIGURED, SESSION_STORE_FULL, STORE_UNAVAILABLE (with Retry-After)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -906,7 +999,7 @@ enum OpenAPIDocument {
     "operationId": "readyz",
     "responses": {
      "200": {
-      "description": "ready, or degraded: verification works on the set in force but an operator is needed (the trust directory does not load, a VICAL refresh failed, a VICAL is past its nextUpdate)",
+      "description": "ready, or degraded: verification works on the set in force but an operator is needed (the trust directory does not load, the database is unavailable, a VICAL refresh failed, a VICAL is past its nextUpdate)",
       "content": {
        "application/json": {
         "schema": {
@@ -922,8 +1015,31 @@ enum OpenAPIDocument {
           "trustAnchors": {
            "type": "integer"
           },
+          "trustVersion": {
+           "type": "integer",
+           "description": "the trust set version in force (with PostgreSQL the same on every replica once it has adopted it)"
+          },
           "merchantKeys": {
            "type": "integer"
+          },
+          "store": {
+           "type": "object",
+           "properties": {
+            "kind": {
+             "type": "string",
+             "enum": [
+              "memory",
+              "postgres"
+             ]
+            },
+            "status": {
+             "type": "string",
+             "enum": [
+              "ok",
+              "unavailable"
+             ]
+            }
+           }
           },
           "degraded": {
            "type": "array",
@@ -1091,7 +1207,7 @@ enum OpenAPIDocument {
       }
      },
      "503": {
-      "description": "WEB_NOT_CONFIGURED, SESSION_STORE_FULL (with Retry-After), SESSION_STORE_UNAVAILABLE",
+      "description": "WEB_NOT_CONFIGURED, SESSION_STORE_FULL (with Retry-After), STORE_UNAVAILABLE (with Retry-After: the database cannot be reached)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1304,7 +1420,7 @@ enum OpenAPIDocument {
       }
      },
      "503": {
-      "description": "PROXIMITY_NOT_CONFIGURED, SESSION_STORE_FULL",
+      "description": "PROXIMITY_NOT_CONFIGURED, SESSION_STORE_FULL, STORE_UNAVAILABLE",
       "content": {
        "application/problem+json": {
         "schema": {

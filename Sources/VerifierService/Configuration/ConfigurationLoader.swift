@@ -18,7 +18,10 @@ public enum ConfigurationLoader {
         // environment variables follow the same rule (VERIFIERD_SERVER_TLS_*).
         "server.tls": ["certificateChain", "privateKey", "minimumVersion", "clientCA", "requireClientCertificateFor",
                        "ticketKeyLifetimeHours"],
-        "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds"],
+        "apple": ["merchantId", "teamId", "encryptionKeys", "allowedMerchantIds", "allowedTeamIds", "requireIssuedNonce",
+                  "nonceTTLSeconds"],
+        "store": ["kind", "url", "passwordFile", "poolSize", "tls", "sessionKeyFile", "operationTimeoutMs"],
+        "store.tls": ["mode", "caFile"],
         "trust": ["iacaDirectory", "seedDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds",
                   "expiringWindowDays", "vicalSigners", "vicalSources"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
@@ -309,7 +312,9 @@ public enum ConfigurationLoader {
                 apple = .init(merchantId: try requiredString("apple", "merchantId"),
                               teamId: try requiredString("apple", "teamId"), encryptionKeys: keys.map(path),
                               allowedMerchantIds: try stringList("apple", "allowedMerchantIds") ?? [],
-                              allowedTeamIds: try stringList("apple", "allowedTeamIds") ?? [])
+                              allowedTeamIds: try stringList("apple", "allowedTeamIds") ?? [],
+                              requireIssuedNonce: try bool("apple", "requireIssuedNonce", default: false),
+                              nonceTTLSeconds: try int("apple", "nonceTTLSeconds", default: 300, range: 10...3600))
             }
 
             let directory = try requiredString("trust", "iacaDirectory")
@@ -403,6 +408,7 @@ public enum ConfigurationLoader {
             var configuration = ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
                                                      readerTokens: readerTokens, admin: admin, file: file)
             configuration.status = status
+            configuration.store = try store()
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
             if sectionPresent("proximity") {
@@ -436,6 +442,43 @@ public enum ConfigurationLoader {
                 throw ConfigurationError(key: "\(section).requireClientCertificateFor[\(index)]", "must start with /")
             }
             return ServiceConfiguration.TLS(settings: settings, requireClientCertificateFor: prefixes ?? [])
+        }
+
+        /// `store`: `{"kind": "memory"}` (the default) or `{"kind": "postgres", "url", "sessionKeyFile", ...}`.
+        func store() throws(ConfigurationError) -> ServiceConfiguration.Store {
+            let kind = try string("store", "kind") ?? (sectionPresent("store") ? nil : "memory")
+            switch kind {
+            case "memory":
+                for key in schema["store"] ?? [] where key != "kind" && raw("store", key) != nil {
+                    throw ConfigurationError(key: "store.\(key)", "only applies with \"kind\": \"postgres\"")
+                }
+                if sectionPresent("store.tls") {
+                    throw ConfigurationError(key: "store.tls", "only applies with \"kind\": \"postgres\"")
+                }
+                return .memory
+            case "postgres":
+                var postgres = ServiceConfiguration.Postgres(
+                    url: try requiredString("store", "url"),
+                    passwordFile: try string("store", "passwordFile").map(path),
+                    sessionKeyFile: path(try requiredString("store", "sessionKeyFile")))
+                postgres.poolSize = try int("store", "poolSize", default: 8, range: 1...256)
+                postgres.operationTimeoutMs = try int("store", "operationTimeoutMs", default: 2000, range: 100...60_000)
+                if let mode = try string("store.tls", "mode") {
+                    guard ["disable", "prefer", "require"].contains(mode) else {
+                        throw ConfigurationError(key: "store.tls.mode", "must be \"disable\", \"prefer\" or \"require\", got \"\(mode)\"")
+                    }
+                    postgres.tlsMode = mode
+                }
+                postgres.tlsCAFile = try string("store.tls", "caFile").map(path)
+                if postgres.tlsCAFile != nil && postgres.tlsMode != "require" {
+                    throw ConfigurationError(key: "store.tls.caFile", "only applies with store.tls.mode \"require\"")
+                }
+                return .postgres(postgres)
+            case nil:
+                throw ConfigurationError(key: "store.kind", "is required: \"memory\" or \"postgres\"")
+            case let other?:
+                throw ConfigurationError(key: "store.kind", "must be \"memory\" or \"postgres\", got \"\(other)\"")
+            }
         }
 
         func readerAuth() throws(ConfigurationError) -> ServiceConfiguration.ReaderAuth? {

@@ -34,6 +34,10 @@ public struct ServiceConfiguration: Sendable {
         public var allowedMerchantIds: [String] = []
         /// Team IDs a request may name besides `teamId`.
         public var allowedTeamIds: [String] = []
+        /// Whether `/v1/apple/verify` accepts only nonces issued by `POST /v1/apple/nonces`, each once.
+        public var requireIssuedNonce = false
+        /// How long an issued nonce may be used.
+        public var nonceTTLSeconds = 300
 
         /// Whether a request may ask for this merchant ID.
         public func allows(merchantId: String) -> Bool {
@@ -132,7 +136,37 @@ public struct ServiceConfiguration: Sendable {
         public var allowInjectedReaderKey = false
     }
 
+    /// Where sessions, nonces and (with PostgreSQL) the trust set live.
+    public enum Store: Sendable {
+        /// One process: memory and the local trust directory (the default).
+        case memory
+        /// Several replicas on one PostgreSQL database.
+        case postgres(Postgres)
+    }
+
+    /// `store` with `"kind": "postgres"`.
+    public struct Postgres: Sendable {
+        /// `postgres://user@host:5432/database` (a password in it is accepted; `passwordFile` is better).
+        public var url: String
+        public var passwordFile: URL?
+        public var poolSize = 8
+        /// `disable`, `prefer` or `require`.
+        public var tlsMode = "disable"
+        public var tlsCAFile: URL?
+        /// The AES-256 key that seals session payloads at rest (required).
+        public var sessionKeyFile: URL
+        /// How long one database operation may take before it fails with 503 `STORE_UNAVAILABLE`.
+        public var operationTimeoutMs = 2000
+
+        public init(url: String, passwordFile: URL? = nil, sessionKeyFile: URL) {
+            self.url = url
+            self.passwordFile = passwordFile
+            self.sessionKeyFile = sessionKeyFile
+        }
+    }
+
     public var server = Server()
+    public var store = Store.memory
     public var apple: Apple?
     public var trust: Trust
     public var verification = Verification()

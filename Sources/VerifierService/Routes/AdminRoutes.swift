@@ -43,11 +43,11 @@ extension VerifierService {
 
     /// POST: adds manual anchors (PEM/DER body, `?docType=a,b` to scope them; or a JSON body, see
     /// ``validatedAnchors(_:)``).
-    func addAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func addAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let anchors = try validatedAnchors(request)
         do {
-            let snapshot = try trustStore.add(anchors, actor: actor, requestID: request.requestID)
+            let snapshot = try await trustStore.add(anchors, actor: actor, requestID: request.requestID)
             let added = Set(anchors.map(\.sha256))
             let entries = snapshot.anchors.filter { added.contains($0.sha256) && $0.metadata.source == TrustAnchorMetadata.manualSource }
             return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(entries.map(anchorJSON)))]),
@@ -58,12 +58,12 @@ extension VerifierService {
     }
 
     /// PUT: replaces the manual anchors (VICAL anchors stay); `?allowEmpty=true` to trust none.
-    func replaceAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func replaceAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let allowEmpty = request.query("allowEmpty") == "true"
         let anchors = try validatedAnchors(request, allowNone: allowEmpty)
         do {
-            return anchorsResponse(try trustStore.replaceManual(with: anchors, allowEmpty: allowEmpty, actor: actor,
+            return anchorsResponse(try await trustStore.replaceManual(with: anchors, allowEmpty: allowEmpty, actor: actor,
                                                                 requestID: request.requestID))
         } catch {
             throw Self.problem(error)
@@ -71,11 +71,11 @@ extension VerifierService {
     }
 
     /// DELETE: distrusts a certificate (every source); refused when it is the last one unless `?allowEmpty=true`.
-    func removeAnchor(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func removeAnchor(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let fingerprint = request.pathParameters["sha256"] ?? ""
         do {
-            _ = try trustStore.remove(sha256: fingerprint, allowEmpty: request.query("allowEmpty") == "true",
+            _ = try await trustStore.remove(sha256: fingerprint, allowEmpty: request.query("allowEmpty") == "true",
                                       actor: actor, requestID: request.requestID)
             return HTTPServerResponse(status: .noContent)
         } catch {
@@ -83,10 +83,10 @@ extension VerifierService {
         }
     }
 
-    func reloadAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func reloadAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         do {
-            return anchorsResponse(try trustStore.reload(actor: actor, requestID: request.requestID))
+            return anchorsResponse(try await trustStore.reload(actor: actor, requestID: request.requestID))
         } catch {
             throw ServiceProblem(.unprocessableContent, error.code, "the directory holds an unusable set, which was not loaded: \(error)")
         }
@@ -177,6 +177,7 @@ extension VerifierService {
         case .vical(let vical): return ServiceProblem(.unprocessableContent, vical.code.rawValue, vical.detail)
         case .notFound: return ServiceProblem(.notFound, "IACA_NOT_FOUND", error.description)
         case .storage: return ServiceProblem(.internalServerError, "TRUST_STORAGE_FAILED", error.description)
+        case .unavailable(let reason): return storeUnavailable(reason)
         }
     }
 

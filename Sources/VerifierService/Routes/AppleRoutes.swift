@@ -48,6 +48,9 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
+        if apple.requireIssuedNonce {
+            try await consumeAppleNonce(nonce, merchantId: ids.merchantId, teamId: ids.teamId)
+        }
         let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId, at: time)
         return try reportResponse(report, endpoint: "apple", started: started)
     }

@@ -9,15 +9,17 @@ extension VerifierService {
             try await sessionStore.insert(record, now: now)
         } catch {
             var problem: ServiceProblem
+            var event = "store_full"
             switch error {
             case .full(let maximum):
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions are open; try again when some have been used or expired")
                 problem.headers[.retryAfter] = "5"
             case .unavailable(let reason):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_UNAVAILABLE", reason)
+                problem = Self.storeUnavailable(reason)
+                event = "store_unavailable"
             }
-            metrics.session(flow: record.kind, event: "store_full")
+            metrics.session(flow: record.kind, event: event)
             throw problem
         }
     }
@@ -44,6 +46,16 @@ extension VerifierService {
             throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one")
         case .notFound:
             throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        case .unavailable(let reason):
+            metrics.session(flow: flow, event: "store_unavailable")
+            throw Self.storeUnavailable(reason)
         }
+    }
+
+    /// 503 `STORE_UNAVAILABLE` with `Retry-After`: the shared store (the database) cannot be reached now.
+    static func storeUnavailable(_ reason: String) -> ServiceProblem {
+        var problem = ServiceProblem(.serviceUnavailable, "STORE_UNAVAILABLE", reason)
+        problem.headers[.retryAfter] = "2"
+        return problem
     }
 }

@@ -10,7 +10,7 @@ extension VerifierService {
     /// at the service clock (or `?at=`, only with `verification.allowVerificationTimeOverride`), checked against the
     /// list in force (no rollback), then replaces the source's anchors in one step; `?dryRun=true` answers the
     /// same diff and writes nothing.
-    func importVICAL(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    func importVICAL(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let actor = try authorizeAdmin(request)
         let source = request.pathParameters["source"] ?? ""
         guard let anchor = vicalSigners[source] else {
@@ -28,7 +28,7 @@ extension VerifierService {
         }
         let result: VICALImportResult
         do {
-            result = try trustStore.importVICAL(verified, dryRun: dryRun, now: now(), actor: actor, requestID: request.requestID)
+            result = try await trustStore.importVICAL(verified, dryRun: dryRun, now: now(), actor: actor, requestID: request.requestID)
         } catch {
             throw Self.problem(error)
         }

@@ -14,6 +14,8 @@ public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
     case vical(VICALError)
     /// The directory could not be written; nothing changed.
     case storage(String)
+    /// The shared store (the database) could not be reached; nothing changed.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
         case .wouldBeEmpty: return "the change would leave no trusted IACA; say allowEmpty to do it anyway"
         case .vical(let error): return error.detail
         case .storage(let reason): return "the trust directory could not be written: \(reason)"
+        case .unavailable(let reason): return "the trust set could not be changed: \(reason)"
         }
     }
 }

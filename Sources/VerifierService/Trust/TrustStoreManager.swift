@@ -5,14 +5,17 @@ import Synchronization
 import TrustLists
 import TrustStore
 
-/// The trust set in force: an immutable snapshot swapped atomically, backed by a ``TrustDirectory``.
+/// The trust set in force: an immutable snapshot swapped atomically, backed by a ``TrustDirectory`` or, with
+/// several replicas, by a ``SharedTrustSet`` (the database).
 ///
 /// Readers take the current snapshot and keep it for the whole verification. Writers are serialized and start
-/// from the directory's current content (or, when it does not load, from the set in force), so no write is lost
-/// and a damaged file never wedges the directory; every change is validated before it is written, and written
-/// before it takes effect.
+/// from the stored set (or, when a directory does not load, from the set in force), so no write is lost and a
+/// damaged file never wedges the directory; every change is validated before it is written, and written before
+/// it takes effect. With a shared set, versions committed by other replicas are adopted through ``adopt(_:actor:)``.
 public final class TrustStoreManager: Sendable {
     public let directory: TrustDirectory
+    /// The database's set, when the store is shared; the directory then only seeds an empty database.
+    public let shared: (any SharedTrustSet)?
     private let current: Mutex<TrustSnapshot>
     private let writer = Mutex(())
     private let lastSignature: Mutex<String>
@@ -41,6 +44,32 @@ public final class TrustStoreManager: Sendable {
         let set = try directory.load()
         current = Mutex(TrustSnapshot(set: set, version: 1))
         lastSignature = Mutex(signature)
+        shared = nil
+    }
+
+    /// A manager whose set lives in `shared`, starting from `initial` (read by the caller); versions are the
+    /// shared store's, the same on every replica.
+    public init(shared: any SharedTrustSet, initial: VersionedTrustSet, directory: TrustDirectory, logger: Logger) {
+        self.directory = directory
+        self.shared = shared
+        self.logger = logger
+        current = Mutex(TrustSnapshot(set: initial.set, version: initial.version))
+        lastSignature = Mutex("")
+    }
+
+    /// Puts a version committed elsewhere in force, when it is newer than the one in force (versions only go
+    /// forward, whatever order notifications arrive in). Returns the new snapshot, or nil when it was not newer.
+    @discardableResult
+    public func adopt(_ versioned: VersionedTrustSet, actor: String) -> TrustSnapshot? {
+        let snapshot: TrustSnapshot? = current.withLock { snapshot in
+            guard versioned.version > snapshot.version else { return nil }
+            snapshot = TrustSnapshot(set: versioned.set, version: versioned.version)
+            return snapshot
+        }
+        if let snapshot {
+            record(actor: actor, action: "adopt", requestID: nil, snapshot: snapshot, fingerprints: [])
+        }
+        return snapshot
     }
 
     /// The snapshot in force now.
@@ -52,16 +81,26 @@ public final class TrustStoreManager: Sendable {
     /// The latest changes, newest first.
     public var recentChanges: [TrustChange] { changes.withLock { Array($0.reversed()) } }
 
-    /// Re-reads the directory and swaps in its content. `actor` says who asked (for the audit log).
+    /// Re-reads the directory (or the shared set) and swaps in its content. `actor` says who asked (for the audit
+    /// log).
     @discardableResult
-    public func reload(actor: String, requestID: String? = nil) throws(TrustAnchorError) -> TrustSnapshot {
-        try writer.withLock { _ throws(TrustAnchorError) in
+    public func reload(actor: String, requestID: String? = nil) async throws(TrustAnchorError) -> TrustSnapshot {
+        if let shared {
+            do {
+                let latest = try await shared.latest()
+                return adopt(latest, actor: actor) ?? snapshot
+            } catch {
+                throw .unreadable(source: shared.location, reason: "\(error)")
+            }
+        }
+        return try writer.withLock { _ throws(TrustAnchorError) in
             try reloadLocked(actor: actor, reason: "reload", requestID: requestID)
         }
     }
 
     /// Reloads only when the directory changed since it was last read (for polling and SIGHUP).
     public func reloadIfChanged(actor: String) {
+        guard shared == nil else { return }
         writer.withLock { _ in
             guard directory.stateSignature() != lastSignature.withLock({ $0 }) else { return }
             do {
@@ -129,68 +168,75 @@ public final class TrustStoreManager: Sendable {
     }
 
     /// Adds manual anchors; refuses the whole change if any is already trusted by hand.
-    public func add(_ anchors: [TrustAnchor], actor: String, requestID: String? = nil) throws(TrustChangeError) -> TrustSnapshot {
-        try change(actor: actor, action: "add", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+    public func add(_ anchors: [TrustAnchor], actor: String, requestID: String? = nil) async throws(TrustChangeError) -> TrustSnapshot {
+        try await change(actor: actor, action: "add", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
             let manual = Set(existing.anchors(from: TrustAnchorMetadata.manualSource).map(\.sha256))
             let present = anchors.filter { manual.contains($0.sha256) }.map(\.sha256)
             guard present.isEmpty else { throw .alreadyPresent(present) }
             var updated = existing
             updated.anchors += anchors
             return updated
-        }
+        }.snapshot
     }
 
     /// Replaces the manual anchors in one step; anchors imported from VICALs stay (their source manages them).
     public func replaceManual(with anchors: [TrustAnchor], allowEmpty: Bool = false, actor: String,
-                              requestID: String? = nil) throws(TrustChangeError) -> TrustSnapshot
+                              requestID: String? = nil) async throws(TrustChangeError) -> TrustSnapshot
     {
-        try change(actor: actor, action: "replace", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+        try await change(actor: actor, action: "replace", requestID: requestID, fingerprints: anchors.map(\.sha256)) { existing throws(TrustChangeError) in
             var updated = existing
             updated.anchors = existing.anchors.filter { $0.metadata.source != TrustAnchorMetadata.manualSource } + anchors
             guard allowEmpty || !updated.anchors.isEmpty else { throw .wouldBeEmpty }
             return updated
-        }
+        }.snapshot
+    }
+
+    /// Replaces the whole set (every source, and the VICAL records) in one step: `iaca import --dir`.
+    public func replaceAll(with set: TrustSet, actor: String, requestID: String? = nil) async throws(TrustChangeError) -> TrustSnapshot {
+        try await change(actor: actor, action: "import", requestID: requestID, fingerprints: set.anchors.map(\.sha256)) { _ throws(TrustChangeError) in
+            set
+        }.snapshot
     }
 
     /// Removes every entry of the certificate with this SHA-256 (lowercase hex), whatever its source. Refuses to
     /// leave the set empty unless `allowEmpty`.
     public func remove(sha256: String, allowEmpty: Bool = false, actor: String, requestID: String? = nil)
-        throws(TrustChangeError) -> TrustSnapshot
+        async throws(TrustChangeError) -> TrustSnapshot
     {
         let fingerprint = sha256.lowercased()
-        return try change(actor: actor, action: "remove", requestID: requestID, fingerprints: [fingerprint]) { existing throws(TrustChangeError) in
+        return try await change(actor: actor, action: "remove", requestID: requestID, fingerprints: [fingerprint]) { existing throws(TrustChangeError) in
             guard existing.anchors.contains(where: { $0.sha256 == fingerprint }) else { throw .notFound(fingerprint) }
             var updated = existing
             updated.anchors = existing.anchors.filter { $0.sha256 != fingerprint }
             guard allowEmpty || !updated.anchors.isEmpty else { throw .wouldBeEmpty }
             return updated
-        }
+        }.snapshot
     }
 
     /// Verifies nothing (the caller did), but checks the list against the one in force for its source (no
     /// rollback), then replaces all anchors of that source in one atomic step, leaving other sources and manual
     /// anchors alone. A dry run computes the same answer and writes nothing.
     public func importVICAL(_ verified: VerifiedVICAL, dryRun: Bool, now: Date, actor: String, requestID: String? = nil)
-        throws(TrustChangeError) -> VICALImportResult
+        async throws(TrustChangeError) -> VICALImportResult
     {
         let source = TrustAnchorMetadata.vicalSource(verified.source)
         if dryRun {
-            let set = (try? directory.load()) ?? snapshot.set
+            let stored: TrustSet? = if let shared { try? await shared.latest().set } else { try? directory.load() }
+            let set = stored ?? snapshot.set
             try Self.checkOrder(verified, against: set.lists[verified.source])
             return VICALImportResult(verified: verified, diff: TrustSetDiff(current: set.anchors(from: source), proposed: verified.anchors),
                                      dryRun: true, version: snapshot.version)
         }
-        var diff: TrustSetDiff?
-        let snapshot = try change(actor: actor, action: "vical-import:\(verified.source)", requestID: requestID,
-                                  fingerprints: verified.anchors.map(\.sha256)) { existing throws(TrustChangeError) in
+        let changed = try await change(actor: actor, action: "vical-import:\(verified.source)", requestID: requestID,
+                                       fingerprints: verified.anchors.map(\.sha256)) { existing throws(TrustChangeError) in
             try Self.checkOrder(verified, against: existing.lists[verified.source])
-            diff = TrustSetDiff(current: existing.anchors(from: source), proposed: verified.anchors)
             var updated = existing
             updated.anchors = existing.anchors.filter { $0.metadata.source != source } + verified.anchors
             updated.lists[verified.source] = verified.record(importedAt: now)
             return updated
         }
-        return VICALImportResult(verified: verified, diff: diff!, dryRun: false, version: snapshot.version)
+        let diff = TrustSetDiff(current: changed.previous.anchors(from: source), proposed: verified.anchors)
+        return VICALImportResult(verified: verified, diff: diff, dryRun: false, version: changed.snapshot.version)
     }
 
     /// A list never goes back: a lower `vicalIssueID` (or, without one, an older `date`) than the list in force is
@@ -209,14 +255,40 @@ public final class TrustStoreManager: Sendable {
         }
     }
 
+    /// Applies `transform` to the stored set and puts the result in force; returns the set before and the new
+    /// snapshot.
     private func change(actor: String, action: String, requestID: String?, fingerprints: [String],
-                        _ transform: (TrustSet) throws(TrustChangeError) -> TrustSet)
-        throws(TrustChangeError) -> TrustSnapshot
+                        _ transform: @escaping @Sendable (TrustSet) throws(TrustChangeError) -> TrustSet)
+        async throws(TrustChangeError) -> (previous: TrustSet, snapshot: TrustSnapshot)
     {
-        try writer.withLock { _ throws(TrustChangeError) in
+        if let shared {
+            let result: (previous: TrustSet, committed: VersionedTrustSet)
+            do {
+                result = try await shared.update(TrustChangeAudit(actor: actor, action: action, requestID: requestID,
+                                                                  fingerprints: fingerprints), transform)
+            } catch {
+                switch error {
+                case .rejected(let reason): throw reason
+                case .storage(let reason): throw .unavailable(reason)
+                }
+            }
+            let snapshot = current.withLock { snapshot in
+                if result.committed.version > snapshot.version {
+                    snapshot = TrustSnapshot(set: result.committed.set, version: result.committed.version)
+                }
+                return snapshot
+            }
+            record(actor: actor, action: action, requestID: requestID, snapshot: snapshot, fingerprints: fingerprints)
+            return (result.previous, snapshot)
+        }
+        return try writer.withLock { _ throws(TrustChangeError) in
+            var previous = TrustSet(anchors: [])
             let updated: TrustSet
             do throws(TrustDirectoryUpdateError<TrustChangeError>) {
-                updated = try directory.update(fallback: snapshot.set, transform)
+                updated = try directory.update(fallback: snapshot.set) { existing throws(TrustChangeError) in
+                    previous = existing
+                    return try transform(existing)
+                }
             } catch {
                 switch error {
                 case .rejected(let reason): throw reason
@@ -227,7 +299,7 @@ public final class TrustStoreManager: Sendable {
             loadProblem.withLock { $0 = nil }
             let snapshot = swap(updated)
             record(actor: actor, action: action, requestID: requestID, snapshot: snapshot, fingerprints: fingerprints)
-            return snapshot
+            return (previous, snapshot)
         }
     }
 

@@ -45,7 +45,7 @@ public final class VICALRefresher: Sendable {
             case .notModified:
                 outcome = Outcome(at: service.now(), outcome: "not-modified", detail: nil)
             case .fetched(let body, let etag, let lastModified):
-                outcome = importFetched(body, source: source, service: service)
+                outcome = await importFetched(body, source: source, service: service)
                 if !outcome.failed {
                     validators.withLock { $0[source.name] = Validators(etag: etag, lastModified: lastModified) }
                 }
@@ -65,7 +65,7 @@ public final class VICALRefresher: Sendable {
         return outcome
     }
 
-    private func importFetched(_ body: [UInt8], source: ServiceConfiguration.VICALSource, service: VerifierService) -> Outcome {
+    private func importFetched(_ body: [UInt8], source: ServiceConfiguration.VICALSource, service: VerifierService) async -> Outcome {
         let time = service.now()
         guard let anchor = service.vicalSigners[source.name] else {
             return Outcome(at: time, outcome: "refused", detail: "no signer anchor is configured")
@@ -80,7 +80,7 @@ public final class VICALRefresher: Sendable {
             return Outcome(at: time, outcome: "unchanged", detail: nil)
         }
         do {
-            let result = try service.trustStore.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
+            let result = try await service.trustStore.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
             return Outcome(at: time, outcome: "imported",
                            detail: "\(result.diff.added.count) added, \(result.diff.removed.count) removed")
         } catch {

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SessionStore
+
+/// The ``SessionStore`` that replicas share: a session created on one is taken on any, exactly once.
+///
+/// - ``take(id:kind:now:)`` is one `UPDATE ... RETURNING` that clears the sealed payload and stamps `taken_ms` in
+///   the same statement, under the row lock; of any number of concurrent takes, one gets the payload.
+/// - The payload (reader and recipient private keys) is sealed with AES-256-GCM (``SessionSealingKey``) before it
+///   is written; the table never holds it in plain text, and a taken or expired row keeps no payload at all.
+/// - A taken or expired row stays as a tombstone until `tombstoneSeconds` after its expiry, so "used" and
+///   "expired" are told apart from "never existed"; ``sweep(now:)`` deletes older rows.
+/// - At most `maximumSessions` live sessions are stored (checked on insert against the live-session index).
+public final class PostgresSessionStore: SessionStore {
+    let database: PostgresDatabase
+    let sealing: SessionSealingKey
+    public let maximumSessions: Int
+    public let tombstoneSeconds: TimeInterval
+
+    public init(database: PostgresDatabase, maximumSessions: Int, tombstoneSeconds: TimeInterval = 3600) {
+        self.database = database
+        self.sealing = database.configuration.sessionKey
+        self.maximumSessions = max(1, maximumSessions)
+        self.tombstoneSeconds = tombstoneSeconds
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    public func insert(_ record: SessionRecord, now: Date) async throws(SessionStoreError) {
+        let expires = Self.milliseconds(record.expiresAt)
+        // The associated data binds the expiry as stored (whole milliseconds).
+        let stored = SessionRecord(id: record.id, kind: record.kind, createdAt: record.createdAt,
+                                   expiresAt: Self.date(expires), payload: record.payload)
+        let sealed: [UInt8]
+        do {
+            sealed = try sealing.seal(stored)
+        } catch {
+            throw .unavailable(error.description)
+        }
+        let sealedBytes = ByteBuffer(bytes: sealed)
+        let id = record.id, kind = record.kind, created = Self.milliseconds(record.createdAt)
+        let forget = expires + Int64(tombstoneSeconds * 1000), nowMs = Self.milliseconds(now), maximum = maximumSessions
+        let logger = database.logger
+        let inserted: Bool
+        do {
+            inserted = try await database.perform("insert session") { client in
+                // One statement: counts the live sessions and inserts only below the maximum.
+                let rows = try await client.query("""
+                    INSERT INTO verifierd_sessions (id, kind, created_ms, expires_ms, sealed, forget_ms)
+                    SELECT \(id), \(kind), \(created), \(expires), \(sealedBytes), \(forget)
+                    WHERE (SELECT count(*) FROM (SELECT 1 FROM verifierd_sessions
+                           WHERE sealed IS NOT NULL AND expires_ms > \(nowMs) LIMIT \(maximum)) AS live) < \(maximum)
+                    RETURNING 1
+                    """, logger: logger)
+                var count = 0
+                for try await _ in rows { count += 1 }
+                return count == 1
+            }
+        } catch {
+            throw .unavailable(error.description)
+        }
+        guard inserted else { throw .full(maximum: maximum) }
+    }
+
+    public func take(id: String, kind: String, now: Date) async -> SessionTakeResult {
+        let nowMs = Self.milliseconds(now)
+        let logger = database.logger
+        typealias Row = (created: Int64, expires: Int64, sealed: [UInt8]?, taken: Int64?)
+        let found: (taken: Bool, row: Row)?
+        do {
+            found = try await database.perform("take session") { client -> (taken: Bool, row: Row)? in
+                let taken = try await client.query("""
+                    WITH old AS (
+                        SELECT id, sealed FROM verifierd_sessions
+                        WHERE id = \(id) AND kind = \(kind) AND taken_ms IS NULL FOR UPDATE)
+                    UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = \(nowMs)
+                    FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
+                    RETURNING s.created_ms, s.expires_ms, old.sealed, s.taken_ms
+                    """, logger: logger)
+                for try await row in taken.decode((Int64, Int64, ByteBuffer?, Int64?).self) {
+                    return (true, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3))
+                }
+                let known = try await client.query("""
+                    SELECT created_ms, expires_ms, sealed, taken_ms FROM verifierd_sessions
+                    WHERE id = \(id) AND kind = \(kind)
+                    """, logger: logger)
+                for try await row in known.decode((Int64, Int64, ByteBuffer?, Int64?).self) {
+                    return (false, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3))
+                }
+                return nil
+            }
+        } catch {
+            return .unavailable(error.description)
+        }
+        guard let found else { return .notFound }
+        let row = found.row
+        if found.taken {
+            guard row.expires > nowMs else { return .expired }
+            guard let sealed = row.sealed else { return .notFound }
+            do {
+                let payload = try sealing.open(sealed, id: id, kind: kind, expiresAt: Self.date(row.expires))
+                return .taken(SessionRecord(id: id, kind: kind, createdAt: Self.date(row.created),
+                                            expiresAt: Self.date(row.expires), payload: payload))
+            } catch {
+                database.logger.error("a stored session did not open", metadata: ["kind": "\(kind)", "reason": "\(error)"])
+                return .notFound
+            }
+        }
+        // Taken before: used if it was taken while still valid.
+        if let taken = row.taken { return taken < row.expires ? .alreadyUsed : .expired }
+        return .expired
+    }
+
+    @discardableResult
+    public func sweep(now: Date) async -> Int {
+        let nowMs = Self.milliseconds(now)
+        let logger = database.logger
+        return (try? await database.perform("sweep sessions") { client -> Int in
+            // Expired payloads go at once; tombstones when they are old enough.
+            let expired = try await client.query("""
+                UPDATE verifierd_sessions SET sealed = NULL
+                WHERE sealed IS NOT NULL AND expires_ms <= \(nowMs) RETURNING 1
+                """, logger: logger)
+            var count = 0
+            for try await _ in expired { count += 1 }
+            try await client.query("DELETE FROM verifierd_sessions WHERE forget_ms < \(nowMs)", logger: logger)
+            return count
+        }) ?? 0
+    }
+
+    public func statistics(now: Date) async -> SessionStoreStatistics {
+        let nowMs = Self.milliseconds(now)
+        let logger = database.logger
+        let counts = try? await database.perform("count sessions") { client -> (Int, Int) in
+            let rows = try await client.query("""
+                SELECT count(*) FILTER (WHERE sealed IS NOT NULL AND expires_ms > \(nowMs)),
+                       count(*) FILTER (WHERE NOT (sealed IS NOT NULL AND expires_ms > \(nowMs)))
+                FROM verifierd_sessions
+                """, logger: logger)
+            for try await row in rows.decode((Int, Int).self) { return row }
+            return (0, 0)
+        }
+        return SessionStoreStatistics(live: counts?.0 ?? 0, tombstones: counts?.1 ?? 0, maximum: maximumSessions)
+    }
+}

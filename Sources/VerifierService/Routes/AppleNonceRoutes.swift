@@ -1,0 +1,63 @@
+import Encodings
+import Foundation
+import HTTPServer
+import SessionStore
+
+/// `POST /v1/apple/nonces`: single-use nonces for `PKIdentityRequest.nonce`, kept in the session store so every
+/// replica honours them; `/v1/apple/verify` consumes one when `apple.requireIssuedNonce` is set.
+extension VerifierService {
+    /// The session-store kind of an issued nonce.
+    static let appleNonceKind = "apple-nonce"
+    static let appleNonceByteCount = 32
+
+    struct AppleNonceRequest: Decodable {
+        let merchantId: String?
+        let teamId: String?
+    }
+
+    /// 201 `{"nonce": base64 of 32 random bytes, "expiresAt"}`, bound to the merchant and team IDs.
+    func issueAppleNonce(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+        let apple = try configured(configuration.apple, "apple")
+        let body = request.body.isEmpty ? AppleNonceRequest(merchantId: nil, teamId: nil)
+            : try RequestDecoding.decode(AppleNonceRequest.self, from: request)
+        let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
+        var generator = SystemRandomNumberGenerator()
+        let nonce = (0..<Self.appleNonceByteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let created = now()
+        let expiresAt = created.addingTimeInterval(TimeInterval(apple.nonceTTLSeconds))
+        let binding = Array("\(ids.merchantId)\u{0}\(ids.teamId)".utf8)
+        try await storeSession(SessionRecord(id: Base64URL.encode(nonce), kind: Self.appleNonceKind, createdAt: created,
+                                             expiresAt: expiresAt, payload: SecretBytes(binding)), now: created)
+        metrics.session(flow: Self.appleNonceKind, event: "created")
+        return .json(.object([
+            ("nonce", .string(Data(nonce).base64EncodedString())),
+            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+        ]), status: .created)
+    }
+
+    /// Consumes an issued nonce for these merchant and team IDs: 400 `NONCE_UNKNOWN` (never issued, or issued for
+    /// other IDs), 410 `NONCE_EXPIRED`, 409 `NONCE_ALREADY_USED`, 503 `STORE_UNAVAILABLE`.
+    func consumeAppleNonce(_ nonce: [UInt8], merchantId: String, teamId: String) async throws(ServiceProblem) {
+        let flow = Self.appleNonceKind
+        let unknown = ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was not issued by POST /v1/apple/nonces")
+        guard nonce.count == Self.appleNonceByteCount else { throw unknown }
+        switch await sessionStore.take(id: Base64URL.encode(nonce), kind: flow, now: now()) {
+        case .taken(let record):
+            metrics.session(flow: flow, event: "taken")
+            guard record.payload.bytes == Array("\(merchantId)\u{0}\(teamId)".utf8) else {
+                throw ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was issued for another merchant or team ID")
+            }
+        case .alreadyUsed:
+            metrics.session(flow: flow, event: "replayed")
+            throw ServiceProblem(.conflict, "NONCE_ALREADY_USED", "this nonce was already used; request a new one")
+        case .expired:
+            metrics.session(flow: flow, event: "expired")
+            throw ServiceProblem(.gone, "NONCE_EXPIRED", "this nonce expired; request a new one")
+        case .notFound:
+            throw unknown
+        case .unavailable(let reason):
+            metrics.session(flow: flow, event: "store_unavailable")
+            throw Self.storeUnavailable(reason)
+        }
+    }
+}

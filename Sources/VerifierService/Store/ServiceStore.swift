@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import PostgresStore
+import SessionStore
+import TrustStore
+
+/// Where the service keeps what outlives a request: one-time sessions and nonces, and the trust set.
+///
+/// `memory` (the default) is one process with the local trust directory. `postgres` shares all three between
+/// replicas: sessions and nonces in one table taken atomically, the trust set as versions in the database,
+/// seeded from the trust directory when the database has none yet.
+public struct ServiceStore: Sendable {
+    public let sessions: any SessionStore
+    public let trust: TrustStoreManager
+    /// The database, with the PostgreSQL store.
+    public let database: PostgresDatabase?
+    /// The database's trust set, with the PostgreSQL store.
+    public let sharedTrust: PostgresTrustSet?
+
+    /// The in-memory store and the trust directory (seeded from `trust.seedDirectory` when absent).
+    public static func memory(_ configuration: ServiceConfiguration, logger: Logger,
+                              sessions: (any SessionStore)? = nil) throws(ConfigurationError) -> ServiceStore {
+        let trust: TrustStoreManager
+        do {
+            trust = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
+                                          seed: configuration.trust.seedDirectory, logger: logger)
+        } catch {
+            throw ConfigurationError(key: "trust.iacaDirectory", error.description)
+        }
+        let sessions = sessions ?? InMemorySessionStore(
+            maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
+            tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
+        return ServiceStore(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
+    }
+
+    /// The configured store, ready: with PostgreSQL, the pool started, the schema migrated (`migrate: false`
+    /// only checks that the database answers) and the trust set read (seeded from the directory when empty).
+    public static func open(_ configuration: ServiceConfiguration, logger: Logger, migrate: Bool = true)
+        async throws(ConfigurationError) -> ServiceStore
+    {
+        guard case .postgres(let section) = configuration.store else { return try memory(configuration, logger: logger) }
+        let database = try openDatabase(section, logger: logger)
+        do {
+            if migrate {
+                try await SchemaMigrations.migrate(database)
+            }
+        } catch {
+            database.shutdown()
+            throw ConfigurationError(key: "store.url", "\(database.configuration.redactedLocation): \(error)")
+        }
+        let directory = TrustDirectory(url: configuration.trust.iacaDirectory)
+        let shared = PostgresTrustSet(database: database)
+        let initial: VersionedTrustSet
+        do throws(TrustDirectoryUpdateError<Never>) {
+            if try await shared.latestVersion() == 0 {
+                // The first replica seeds the database from its directory (or the directory's seed).
+                let seed = (try? directory.load()) ?? configuration.trust.seedDirectory.flatMap { try? TrustAnchorDirectory.load(from: $0) }
+                if let seed, try await shared.seedIfEmpty(seed, actor: "seed:\(directory.url.path)") {
+                    logger.notice("trust set seeded into the database", metadata: ["anchorCount": "\(seed.anchors.count)"])
+                }
+            }
+            initial = try await shared.latest()
+        } catch {
+            database.shutdown()
+            switch error {
+            case .storage(let reason): throw ConfigurationError(key: "store.url", "cannot read the trust set: \(reason)")
+            }
+        }
+        let trust = TrustStoreManager(shared: shared, initial: initial, directory: directory, logger: logger)
+        let sessions = PostgresSessionStore(
+            database: database,
+            maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
+            tombstoneSeconds: 3600)
+        return ServiceStore(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
+    }
+
+    /// The pool for `store` (not yet connected); errors name the setting.
+    public static func openDatabase(_ section: ServiceConfiguration.Postgres, logger: Logger)
+        throws(ConfigurationError) -> PostgresDatabase
+    {
+        do throws(PostgresStoreError) {
+            let location = try PostgresStoreConfiguration.parse(url: section.url)
+            var password = location.password
+            if let file = section.passwordFile {
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                    throw PostgresStoreError.configuration(setting: "store.passwordFile", reason: "cannot read \(file.path)")
+                }
+                password = text.trimmingCharacters(in: .newlines)
+            }
+            guard let mode = PostgresStoreConfiguration.TLSMode(rawValue: section.tlsMode) else {
+                throw PostgresStoreError.configuration(setting: "store.tls.mode", reason: "unknown mode \(section.tlsMode)")
+            }
+            let configuration = PostgresStoreConfiguration(
+                host: location.host, port: location.port, username: location.username, password: password,
+                database: location.database, poolSize: section.poolSize, tlsMode: mode, tlsCAFile: section.tlsCAFile,
+                sessionKey: try SessionSealingKey(file: section.sessionKeyFile),
+                operationTimeout: .milliseconds(section.operationTimeoutMs))
+            return try PostgresDatabase(configuration: configuration, logger: logger)
+        } catch {
+            switch error {
+            case .configuration(let setting, let reason): throw ConfigurationError(key: setting, reason)
+            default: throw ConfigurationError(key: "store.url", error.description)
+            }
+        }
+    }
+
+    /// Keeps this replica's trust snapshot on the database's latest version (LISTEN/NOTIFY and a poll), until the
+    /// task is cancelled. Does nothing with the memory store.
+    public func followSharedTrust(logger: Logger) async {
+        guard let sharedTrust else { return }
+        let trust = self.trust
+        await TrustSetWatcher(trust: sharedTrust).run { version in
+            guard version > trust.snapshot.version else { return }
+            do {
+                let latest = try await sharedTrust.latest()
+                if let snapshot = trust.adopt(latest, actor: "replication") {
+                    logger.info("trust set version adopted", metadata: ["version": "\(snapshot.version)"])
+                }
+            } catch {
+                logger.error("cannot read the trust set version", metadata: ["version": "\(version)", "reason": "\(error)"])
+            }
+        }
+    }
+}
