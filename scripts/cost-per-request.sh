@@ -8,6 +8,8 @@
 # valgrind 3.19 stops on its Dispatch threads.)
 #
 # Usage: scripts/cost-per-request.sh [--check]    (needs valgrind: apt-get install -y valgrind)
+# SWIFT_RELEASE_FLAGS (e.g. "-Xswiftc -enable-testing", as .ci/run builds) are passed to the release build, so a
+# build made with them is reused rather than rebuilt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHECK=0
@@ -17,10 +19,11 @@ N1="${N1:-10}"
 N2="${N2:-60}"
 export SWIFT_DETERMINISTIC_HASHING=1
 
-swift build -c release --product verifierd-bench >/dev/null
+# shellcheck disable=SC2086
+swift build -c release --product verifierd-bench ${SWIFT_RELEASE_FLAGS:-} >/dev/null
 WORK="$(mktemp -d)"
 # Valgrind 3.19 cannot read the DWARF 5 debug information Swift writes: count on copies without it (the symbols stay).
-objcopy --strip-debug "$(swift build -c release --show-bin-path)/verifierd-bench" "$WORK/verifierd-bench"
+objcopy --strip-debug "$(swift build -c release --show-bin-path ${SWIFT_RELEASE_FLAGS:-})/verifierd-bench" "$WORK/verifierd-bench"
 trap 'rm -rf "$WORK"' EXIT
 
 # count TOOL LOG: the tool's total from its log (callgrind: instructions collected; DHAT: blocks allocated).

@@ -31,13 +31,18 @@ public final class HTTPServerSignals: @unchecked Sendable {
         handler: @escaping @Sendable (Int32) -> Void
     ) -> HTTPServerSignals {
         var sources: [any DispatchSourceSignal] = []
+        // Dispatch arms a source asynchronously after resume(); until then the signal is ignored and lost. Wait
+        // for every registration, so a SIGTERM sent right after start-up (the "listening" line) is not dropped.
+        let armed = DispatchSemaphore(value: 0)
         for sig in signals {
             signal(sig, SIG_IGN)  // the default action would kill the process before the source sees it
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler { handler(sig) }
+            source.setRegistrationHandler { armed.signal() }
             source.resume()
             sources.append(source)
         }
+        for _ in signals { _ = armed.wait(timeout: .now() + 2) }
         return HTTPServerSignals(sources: sources)
     }
 

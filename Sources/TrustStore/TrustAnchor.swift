@@ -28,7 +28,7 @@ public struct TrustAnchor: Sendable, Hashable {
         do {
             certificate = try Certificate(derEncoded: derBytes)
         } catch {
-            throw .unparsable(source: source, reason: "\(error)")
+            throw .unparsable(source: source, reason: "the DER is not an X.509 certificate")
         }
         try Self.requireCertificateAuthority(certificate, source: source)
         self.certificate = certificate
@@ -51,7 +51,7 @@ public struct TrustAnchor: Sendable, Hashable {
             constraints = try certificate.extensions.basicConstraints
             usage = try certificate.extensions.keyUsage
         } catch {
-            throw .unparsable(source: source, reason: "extensions: \(error)")
+            throw .unparsable(source: source, reason: "its basicConstraints or keyUsage extension is malformed")
         }
         guard case .isCertificateAuthority = constraints else {
             throw .notCertificateAuthority(source: source, subject: certificate.subject.description)

@@ -8,11 +8,13 @@ import WebPresentment
 
 /// Entry points for the operations CLI (no HTTP involved).
 extension VerifierService {
-    /// Decrypts and verifies an envelope with the configured keys and trust set; returns the report as JSON text.
-    public func verifyAppleEnvelope(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String, at time: Date)
-        async -> String
+    /// Decrypts and verifies an envelope with the configured keys and trust set; returns whether it verified (for
+    /// the CLI's exit code) and the report as JSON text.
+    public func verifyAppleEnvelopeReport(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String,
+                                          at time: Date) async -> (verified: Bool, text: String)
     {
-        reportText(await verifyAppleAnswer(envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, at: time))
+        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, at: time)
+        return (report.verified, reportText(report))
     }
 
     /// Decrypts and verifies an Annex C answer with a caller-held recipient key (`verifierd web decrypt`); returns

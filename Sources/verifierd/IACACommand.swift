@@ -51,11 +51,20 @@ struct IACACommand: AsyncParsableCommand {
         func run() async throws {
             var certificates: [[UInt8]] = []
             for file in files {
-                certificates += try CertificateParsing.derCertificates(
-                    from: Array(try Data(contentsOf: URL(fileURLWithPath: file))), source: file)
+                do {
+                    certificates += try CertificateParsing.derCertificates(from: try CLIInput.read(file), source: file)
+                } catch let error as TrustAnchorError {
+                    throw ValidationError(error.description)
+                }
             }
-            let anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
+            let anchors: [TrustAnchor]
+            do {
+                anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
                                                          allowExpired: allowExpired, now: Date())
+            } catch {
+                throw ValidationError(error.description.replacingOccurrences(
+                    of: "allow expired anchors to trust it anyway", with: "pass --allow-expired to trust it anyway"))
+            }
             _ = try await IACACommand.manager(options).add(anchors, actor: "cli")
             for anchor in anchors { print("added \(IACACommand.describe(anchor))") }
         }
@@ -74,16 +83,30 @@ struct IACACommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check that the directory holds a usable set; list anchors expiring within 30 days.")
+            abstract: "Check the trust set in force; list anchors expired or expiring within trust.expiringWindowDays.",
+            discussion: """
+                Exit codes: 0 every anchor valid, 1 an anchor is expired (or, with --fail-on-expiring, expiring), \
+                2 no anchor at all, 78 configuration error.
+                """)
         @OptionGroup var options: ConfigOption
+        @Flag(help: "Exit 1 when an anchor expires within trust.expiringWindowDays too.") var failOnExpiring = false
         func run() async throws {
+            let configuration = ServiceLoading.configuration(options)
             let anchors = await IACACommand.manager(options).snapshot.anchors
-            guard !anchors.isEmpty else { throw ValidationError("the trust directory holds no IACA") }
-            let now = Date()
-            for anchor in anchors {
-                let state = !anchor.isValid(at: now) ? "EXPIRED " : (anchor.notAfter.timeIntervalSince(now) < 30 * 86_400 ? "EXPIRING" : "ok      ")
-                print("\(state) \(IACACommand.describe(anchor))")
+            guard !anchors.isEmpty else {
+                FileHandle.standardError.write(Data("verifierd iaca check: the trust set holds no IACA\n".utf8))
+                throw ExitCode(2)
             }
+            let now = Date()
+            let window = TimeInterval(configuration.trust.expiringWindowDays) * 86_400
+            var failed = false
+            for anchor in anchors {
+                let expired = !anchor.isValid(at: now)
+                let expiring = !expired && anchor.notAfter.timeIntervalSince(now) < window
+                if expired || (expiring && failOnExpiring) { failed = true }
+                print("\(expired ? "EXPIRED " : expiring ? "EXPIRING" : "ok      ") \(IACACommand.describe(anchor))")
+            }
+            if failed { throw ExitCode(1) }
         }
     }
 
@@ -118,14 +141,12 @@ struct IACACommand: AsyncParsableCommand {
             guard let anchorFile = signerAnchor.map({ URL(fileURLWithPath: $0) }) ?? configuration.trust.vicalSigners[source] else {
                 throw ValidationError("source \"\(source)\" has no signer anchor: pass --signer-anchor or configure trust.vicalSigners.\(source)")
             }
-            guard let anchorBytes = FileManager.default.contents(atPath: anchorFile.path) else {
-                throw ValidationError("cannot read \(anchorFile.path)")
-            }
-            guard let bytes = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-            let anchor = try VICALSignerAnchor(pemOrDER: Array(anchorBytes), source: anchorFile.path)
+            let anchorBytes = try CLIInput.read(anchorFile.path)
+            let bytes = try CLIInput.read(file)
+            let anchor = try VICALSignerAnchor(pemOrDER: anchorBytes, source: anchorFile.path)
             let time = at.flatMap(TDate.parse) ?? Date()
             let verifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
-            let verified = try verifier.verify(Array(bytes), source: source, signerAnchor: anchor, at: time)
+            let verified = try verifier.verify(bytes, source: source, signerAnchor: anchor, at: time)
             let result = try await IACACommand.manager(options).importVICAL(verified, dryRun: dryRun, now: Date(), actor: "cli")
             let vical = verified.vical
             print("\(dryRun ? "dry run: " : "")VICAL from \(vical.provider), issue \(vical.issueID.map(String.init) ?? "-"), "

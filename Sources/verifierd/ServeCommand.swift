@@ -14,11 +14,36 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP service (the default command).")
 
     @OptionGroup var options: ConfigOption
+    @Option(help: "Listen on this port instead of server.port (0 for any free port).") var port: Int?
+    @Option(help: "Listen on this address instead of server.host (an IP address, or localhost).") var host: String?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
+    }
 
     func run() async throws {
-        let configuration = ServiceLoading.configuration(options)
+        var configuration = ServiceLoading.configuration(options)
+        if let port {
+            configuration.server.port = port
+        } else if !configuration.server.portIsConfigured {
+            ServiceLoading.fail(ConfigurationError(key: "server.port", "is required to serve (the port to listen on; 0 picks "
+                + "a free one), or pass --port"))
+        }
+        if let host {
+            do {
+                configuration.server.host = try ConfigurationLoader.checkedHost(host, key: "--host")
+            } catch {
+                throw ValidationError(error.reason)
+            }
+        }
         let logger = ServiceLoading.logger()
         let service = await ServiceLoading.service(configuration, logger: logger)
+        if configuration.verification.allowVerificationTimeOverride {
+            logger.warning("verification.allowVerificationTimeOverride is on: callers may choose the verification time; never in production")
+        }
+        if configuration.proximity?.allowInjectedReaderKey == true {
+            logger.warning("proximity.allowInjectedReaderKey is on: callers may choose the reader key; never in production")
+        }
         let server = HTTPServer(configuration: service.httpServerConfiguration(), router: service.router(),
                                 observer: service.requestObserver(output: .standardOutput))
         HTTPServerSignals.ignoreSIGPIPE()

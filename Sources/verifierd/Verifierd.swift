@@ -1,4 +1,5 @@
 import ArgumentParser
+import PostgresStore
 
 /// verifierd: ISO 18013-5 mdoc and Apple Wallet identity verification service, with its operations CLI.
 @main
@@ -6,6 +7,7 @@ struct Verifierd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verifierd",
         abstract: "Verify ISO/IEC 18013-5 mobile documents and Apple Wallet identity responses.",
+        version: VerifierdVersion.text,
         subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self,
                       WebCommand.self, ReaderAuthCommand.self, StoreCommand.self],
         defaultSubcommand: Serve.self)
@@ -15,4 +17,9 @@ struct Verifierd: AsyncParsableCommand {
 struct ConfigOption: ParsableArguments {
     @Option(name: .long, help: "Configuration file (JSON).")
     var config: String = "config/verifierd.json"
+}
+
+/// The version `verifierd --version` prints.
+enum VerifierdVersion {
+    static let text = "verifierd 0.16.0 (schema \(SchemaMigrations.latestVersion))"
 }

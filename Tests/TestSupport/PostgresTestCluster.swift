@@ -7,7 +7,7 @@ import Glibc
 /// loopback port, trust authentication for the user `verifierd`, stopped and deleted when the test process ends.
 ///
 /// The binaries come from the PATH or Debian's `/usr/lib/postgresql/<version>/bin`. When none is found the tests
-/// that need a database are skipped with that note, unless `VERIFIERD_REQUIRE_POSTGRES=1` (set by `.ci/run`), in
+/// that need a database are skipped with that note, unless `REQUIRE_POSTGRES_TESTS=1` (set by `.ci/run`), in
 /// which case they fail. As root (CI containers), the server runs as the `postgres` user through `runuser`.
 public final class PostgresTestCluster: @unchecked Sendable {
     public let port: Int
@@ -35,7 +35,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// Whether the database tests run here (true when a binary exists, or when CI requires them: they then fail
     /// loudly instead of being skipped).
     public static var enabled: Bool {
-        binaryFolder != nil || ProcessInfo.processInfo.environment["VERIFIERD_REQUIRE_POSTGRES"] == "1"
+        binaryFolder != nil || ProcessInfo.processInfo.environment["REQUIRE_POSTGRES_TESTS"] == "1"
     }
 
     /// One server for the whole test process (each test takes its own database with ``makeDatabase()``).

@@ -189,7 +189,7 @@ struct CommandLineTests {
         let keys = Fixtures.testVectors.appendingPathComponent("demo/keys")
         let config = folder.appendingPathComponent("config.json")
         try Data(#"{"trust": {"iacaDirectory": "trust"}, "readerAuth": {"signingKey": "\#(keys.appendingPathComponent("reader-token.pem").path)", "certificateChain": "\#(keys.appendingPathComponent("reader-auth-chain.pem").path)"}}"#.utf8).write(to: config)
-        let run = try Self.run(["serve", "--config", config.path])
+        let run = try Self.run(["serve", "--config", config.path, "--port", "0"])
         #expect(run.status == 78)
         #expect(run.error.contains("readerAuth.signingKey"))
     }

@@ -29,6 +29,9 @@ struct ConfigurationTests {
         #expect(ConfigurationLoader.environmentName("admin", "token") == "VERIFIERD_ADMIN_TOKEN")
         #expect(ConfigurationLoader.environmentName("readerTokens", "clientTokens") == "VERIFIERD_READER_TOKENS_CLIENT_TOKENS")
         #expect(ConfigurationLoader.environmentName("trust", "iacaDirectory") == "VERIFIERD_TRUST_IACA_DIRECTORY")
+        #expect(ConfigurationLoader.environmentName("web", "sessionTTLSeconds") == "VERIFIERD_WEB_SESSION_TTL_SECONDS")
+        #expect(ConfigurationLoader.environmentName("apple", "nonceTTLSeconds") == "VERIFIERD_APPLE_NONCE_TTL_SECONDS")
+        #expect(ConfigurationLoader.environmentName("server.tls", "clientCA") == "VERIFIERD_SERVER_TLS_CLIENT_CA")
     }
 
     @Test func defaultsOverridesSecretsAndRelativePaths() throws {

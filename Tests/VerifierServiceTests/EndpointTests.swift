@@ -240,11 +240,22 @@ struct EndpointTests {
         #expect(try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"]).status == 401)
         #expect(try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": "r"],
                                        headers: ["Authorization": "Bearer wrong"]).status == 401)
-        for bad: Any in ["", String(repeating: "x", count: 257), "caf\u{e9}", 5] {
+        for bad: Any in ["", String(repeating: "x", count: 257), "caf\u{e9}"] {
             let response = try await harness.post("/v1/reader-tokens", json: ["readerInstanceIdentifier": bad], headers: auth)
             #expect(response.status == 400)
             #expect(response.json["code"] as? String == "INVALID_READER_INSTANCE_IDENTIFIER")
         }
+        // A body that is not the request at all is INVALID_REQUEST, as on every endpoint: not JSON, a wrong type,
+        // an unknown (mistyped) field.
+        for body in ["not json", #"{"readerInstanceIdentifier": 5}"#, #"{"readerInstanceIdentifer": "r"}"#,
+                     #"{"readerInstanceIdentifier": "r", "extra": true}"#] {
+            let response = try await harness.request("POST", "/v1/reader-tokens", body: Data(body.utf8),
+                                                     headers: auth.merging(["Content-Type": "application/json"]) { $1 })
+            #expect(response.status == 400, "\(body)")
+            #expect(response.json["code"] as? String == "INVALID_REQUEST", "\(body)")
+        }
+        let mistyped = try await harness.post("/v1/apple/verify", json: ["encryptedData": "AAAA", "nonce": "AAAA", "merchantID": "x"])
+        #expect(mistyped.status == 400 && (mistyped.json["detail"] as? String ?? "").contains("merchantID"), "\(mistyped.json)")
         let metrics = try await harness.request("GET", "/metrics").text
         #expect(metrics.contains("verifierd_reader_tokens_total{outcome=\"minted\"} 1"))
 

@@ -56,7 +56,8 @@ struct ResponseWritingTests {
         #expect(JSON.object([("a", .int(1)), ("b", .array([.int(2), .int(3)]))]).text == #"{"a":1,"b":[2,3]}"#)
     }
 
-    struct Body: Decodable, Equatable {
+    struct Body: RequestBody, Equatable {
+        static let fields: Set<String> = ["encryptedData", "nonce", "merchantId", "flag", "extra", "other"]
         let encryptedData: String
         let nonce: String
         let merchantId: String?

@@ -8,9 +8,9 @@ final class ServeProcess {
     private(set) var startLog = ""
 
     /// Starts the service on `config` and waits (up to about 10 s) for it to say where it listens.
-    init(config: URL) throws {
+    init(config: URL, arguments: [String] = []) throws {
         process.executableURL = CommandLineTests.locate()
-        process.arguments = ["serve", "--config", config.path]
+        process.arguments = ["serve", "--config", config.path] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()

@@ -54,7 +54,7 @@ struct StoreCommandLineTests {
     @Test func theStoreSectionIsCheckedKeyByKey() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let base = #"{"trust": {"iacaDirectory": "t"}, "store": %@}"#
+        let base = #"{"server": {"port": 0}, "trust": {"iacaDirectory": "t"}, "store": %@}"#
         func load(_ store: String) -> String? {
             let file = folder.appendingPathComponent("c-\(UUID().uuidString.prefix(6)).json")
             try? Data(String(format: base, store).utf8).write(to: file)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import MDoc
 import ReaderAuthentication
@@ -39,9 +42,17 @@ public enum ConfigurationLoader {
         var name = "VERIFIERD_"
         for part in [section, key] {
             if name.count > 10 { name += "_" }
-            for character in part {
+            let characters = Array(part)
+            for (index, character) in characters.enumerated() {
                 if character == "." { name += "_"; continue }
-                if character.isUppercase { name += "_" }
+                // A word starts at a capital after a lower-case letter, or at the last capital of an acronym
+                // (`sessionTTLSeconds` -> SESSION_TTL_SECONDS).
+                let previous = index > 0 ? characters[index - 1] : nil
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if character.isUppercase, let previous, previous != ".",
+                   previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                    name += "_"
+                }
                 name += character.uppercased()
             }
         }
@@ -114,7 +125,7 @@ public enum ConfigurationLoader {
         do {
             decoded = try JSONDecoder().decode(RawJSON.self, from: data)
         } catch {
-            throw ConfigurationError(key: "(file)", "\(file.path) is not valid JSON: \(error)")
+            throw ConfigurationError(key: "(file)", "\(file.path) is not valid JSON: \(syntaxError(in: Array(data)))")
         }
         guard case .object(var root) = decoded else {
             throw ConfigurationError(key: "(file)", "\(file.path) is not a JSON object")
@@ -128,9 +139,57 @@ public enum ConfigurationLoader {
             root[name] = nested
         }
         let base = file.deletingLastPathComponent()
+        try checkEnvironmentNames(environment)
         let values = Values(root: root, environment: environment, base: base)
         try values.checkKnownKeys()
-        return try values.build(file: file)
+        do {
+            return try values.build(file: file)
+        } catch {
+            // An error caused by an environment variable names the variable.
+            let key = error.key.split(separator: "[").first.map(String.init) ?? error.key
+            if let dot = key.lastIndex(of: ".") {
+                let name = environmentName(String(key[..<dot]), String(key[key.index(after: dot)...]))
+                if environment[name] != nil || environment[name + "_FILE"] != nil {
+                    throw ConfigurationError(key: error.key, "\(error.reason) (set by \(environment[name] != nil ? name : name + "_FILE"))")
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Every `VERIFIERD_*` variable must name a setting (or a secret file), like every key of the file.
+    static func checkEnvironmentNames(_ environment: [String: String]) throws(ConfigurationError) {
+        var known = Set<String>()
+        for (section, keys) in schema {
+            for key in keys { known.insert(environmentName(section, key)) }
+        }
+        known.insert(environmentName("admin", "token") + "_FILE")
+        known.insert(environmentName("readerTokens", "clientTokens") + "_FILE")
+        for name in environment.keys.sorted() where name.hasPrefix("VERIFIERD_") && !known.contains(name) {
+            let close = known.filter { $0.hasPrefix(name.split(separator: "_").prefix(2).joined(separator: "_")) }.sorted()
+            throw ConfigurationError(key: name, "is not a setting" + (close.isEmpty ? "" : " (known in that section: \(close.joined(separator: ", ")))"))
+        }
+    }
+
+    /// Where a JSON text stops being JSON: "line L, column C: reason" (1-based), from our own scan, so the message
+    /// never depends on the JSON library's wording.
+    static func syntaxError(in bytes: [UInt8]) -> String {
+        let failure = JSONSyntaxScan.firstError(bytes) ?? (offset: bytes.count, reason: "not a JSON object")
+        let offset = failure.offset
+        var line = 1, column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return "line \(line), column \(column): \(failure.reason)"
+    }
+
+    /// A host the listener accepts: an IPv4 or IPv6 address literal.
+    public static func checkedHost(_ text: String, key: String) throws(ConfigurationError) -> String {
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 else {
+            throw ConfigurationError(key: key, "must be an IPv4 or IPv6 address literal (127.0.0.1, 0.0.0.0, ::1, ::), got \"\(text)\"")
+        }
+        return text
     }
 
     /// Merged raw values with typed accessors.
@@ -153,6 +212,9 @@ public enum ConfigurationLoader {
                 guard case .object(let members) = value else { throw ConfigurationError(key: section, "must be an object") }
                 for key in members.keys where !keys.contains(key) {
                     throw ConfigurationError(key: "\(section).\(key)", "unknown key")
+                }
+                for (key, member) in members where member == .null {
+                    throw ConfigurationError(key: "\(section).\(key)", "is null; remove the key to use its default")
                 }
             }
         }
@@ -207,10 +269,10 @@ public enum ConfigurationLoader {
             switch raw(section, key) {
             case nil: return value
             case .environment(let text):
-                switch text.lowercased() {
-                case "true", "1", "yes": return true
-                case "false", "0", "no": return false
-                default: throw ConfigurationError(key: "\(section).\(key)", "must be true or false")
+                switch text {
+                case "true": return true
+                case "false": return false
+                default: throw ConfigurationError(key: "\(section).\(key)", "must be true or false, got \"\(text)\"")
                 }
             case .file(.bool(let b)): return b
             default: throw ConfigurationError(key: "\(section).\(key)", "must be true or false")
@@ -287,7 +349,8 @@ public enum ConfigurationLoader {
 
         func build(file: URL) throws(ConfigurationError) -> ServiceConfiguration {
             var server = ServiceConfiguration.Server()
-            server.host = try string("server", "host") ?? server.host
+            server.portIsConfigured = raw("server", "port") != nil
+            if let host = try string("server", "host") { server.host = try checkedHost(host, key: "server.host") }
             server.port = try int("server", "port", default: server.port, range: 0...65535)
             server.maxBodyBytes = try int("server", "maxBodyBytes", default: server.maxBodyBytes, range: 1024...(64 << 20))
             server.maxConnections = try int("server", "maxConnections", default: server.maxConnections, range: 1...100_000)
@@ -368,6 +431,9 @@ public enum ConfigurationLoader {
                     clientTokens: tokens)
             }
 
+            if case .object(let members)? = root["admin"], members["token"] != nil, members["tokenFile"] != nil {
+                throw ConfigurationError(key: "admin.tokenFile", "admin.token and admin.tokenFile are both set; keep one")
+            }
             var admin = ServiceConfiguration.Admin()
             // Precedence: VERIFIERD_ADMIN_TOKEN_FILE, VERIFIERD_ADMIN_TOKEN, admin.tokenFile, admin.token.
             let tokenVariable = environmentName("admin", "token")

@@ -10,6 +10,8 @@ public struct ServiceConfiguration: Sendable {
     public struct Server: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
+        /// Whether the file or the environment set `server.port`; `serve` needs it (or `--port`), never a silent 8080.
+        public var portIsConfigured = false
         public var maxBodyBytes = 1_048_576
         public var maxConnections = 1024
         public var shutdownGraceSeconds = 10

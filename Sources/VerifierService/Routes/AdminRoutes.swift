@@ -109,7 +109,8 @@ extension VerifierService {
     /// A JSON body for POST and PUT
     /// `{"anchors": [{"certificate": "PEM or base64 DER", "docTypes": ["org.iso.18013.5.1.mDL"]}]}` (docTypes
     /// optional: any), or PEM/DER certificates scoped by `?docType=a,b`. Each is validated as an IACA.
-    struct AnchorsBody: Decodable {
+    struct AnchorsBody: RequestBody {
+        static let fields: Set<String> = ["anchors"]
         struct Entry: Decodable {
             let certificate: String
             let docTypes: [String]?

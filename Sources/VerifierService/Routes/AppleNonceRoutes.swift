@@ -10,7 +10,8 @@ extension VerifierService {
     static let appleNonceKind = "apple-nonce"
     static let appleNonceByteCount = 32
 
-    struct AppleNonceRequest: Decodable {
+    struct AppleNonceRequest: RequestBody {
+        static let fields: Set<String> = ["merchantId", "teamId"]
         let merchantId: String?
         let teamId: String?
     }

@@ -6,7 +6,8 @@ import TrustStore
 
 /// `POST /v1/apple/verify` and `POST /v1/apple/session-transcript`.
 extension VerifierService {
-    struct AppleVerifyRequest: Decodable {
+    struct AppleVerifyRequest: RequestBody {
+        static let fields: Set<String> = ["encryptedData", "nonce", "merchantId", "teamId", "verificationTime"]
         let encryptedData: String
         let nonce: String
         let merchantId: String?
@@ -14,7 +15,8 @@ extension VerifierService {
         let verificationTime: String?
     }
 
-    struct SessionTranscriptRequest: Decodable {
+    struct SessionTranscriptRequest: RequestBody {
+        static let fields: Set<String> = ["nonce", "merchantId", "teamId", "pkRHash"]
         let nonce: String
         let merchantId: String?
         let teamId: String?

@@ -4,7 +4,8 @@ import MDoc
 
 /// `POST /v1/mdoc/verify`: the generic ISO 18013-5 path for flows other than Apple's.
 extension VerifierService {
-    struct MDocVerifyRequest: Decodable {
+    struct MDocVerifyRequest: RequestBody {
+        static let fields: Set<String> = ["deviceResponse", "sessionTranscript", "readerPrivateKey", "verificationTime"]
         let deviceResponse: String
         let sessionTranscript: String
         let readerPrivateKey: String?

@@ -10,7 +10,8 @@ import SessionStore
 /// `POST /v1/proximity/sessions` and `POST /v1/proximity/sessions/{id}/messages`: the backend side of an ISO 18013-5
 /// reader whose device only relays bytes (BLE, NFC stay on the device).
 extension VerifierService {
-    struct ProximitySessionBody: Decodable {
+    struct ProximitySessionBody: RequestBody {
+        static let fields: Set<String> = ["deviceEngagement", "handover", "documents", "deviceRequest", "eReaderPrivateKey"]
         let deviceEngagement: String
         let handover: String?
         let documents: [WebRequestBody.DocumentBody]?
@@ -18,7 +19,8 @@ extension VerifierService {
         let eReaderPrivateKey: String?
     }
 
-    struct ProximityMessageBody: Decodable {
+    struct ProximityMessageBody: RequestBody {
+        static let fields: Set<String> = ["sessionData", "verificationTime"]
         let sessionData: String
         let verificationTime: String?
     }

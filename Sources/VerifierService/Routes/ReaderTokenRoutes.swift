@@ -31,7 +31,8 @@ struct ReaderTokenService: Sendable {
 
 /// `POST /v1/reader-tokens`: an ES256 reader token for Apple's Verifier API.
 extension VerifierService {
-    struct ReaderTokenRequest: Decodable {
+    struct ReaderTokenRequest: RequestBody {
+        static let fields: Set<String> = ["readerInstanceIdentifier"]
         let readerInstanceIdentifier: String
     }
 
@@ -53,12 +54,7 @@ extension VerifierService {
             problem.headers[.wwwAuthenticate] = "Bearer"
             throw problem
         }
-        let body: ReaderTokenRequest
-        do {
-            body = try RequestDecoding.decode(ReaderTokenRequest.self, from: request)
-        } catch {
-            throw ServiceProblem(.badRequest, "INVALID_READER_INSTANCE_IDENTIFIER", error.detail)
-        }
+        let body = try RequestDecoding.decode(ReaderTokenRequest.self, from: request)
         let minted: MintedReaderToken
         do {
             minted = try readerTokens.minter.mint(readerInstanceIdentifier: body.readerInstanceIdentifier, now: now())

@@ -10,7 +10,8 @@ import WebPresentment
 
 /// `POST /v1/web/requests` and `POST /v1/web/verify`: ISO 18013-7 Annex C over the Digital Credentials API.
 extension VerifierService {
-    struct WebRequestBody: Decodable {
+    struct WebRequestBody: RequestBody {
+        static let fields: Set<String> = ["origin", "documents"]
         struct DocumentBody: Decodable {
             let docType: String
             /// namespace -> element -> intentToRetain
@@ -21,7 +22,8 @@ extension VerifierService {
         let documents: [DocumentBody]?
     }
 
-    struct WebVerifyBody: Decodable {
+    struct WebVerifyBody: RequestBody {
+        static let fields: Set<String> = ["sessionId", "response", "encryptionInfo", "origin", "recipientPrivateKey", "verificationTime"]
         let sessionId: String?
         let response: String
         // The stateless variant (web.allowStatelessVerify).

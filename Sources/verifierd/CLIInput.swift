@@ -1,0 +1,43 @@
+import ArgumentParser
+import Encodings
+import Foundation
+import VerifierService
+
+/// Reading the CLI's inputs with messages that name the file and say what is wrong, never a library's error.
+enum CLIInput {
+    /// The bytes of `path`: "cannot read FILE: no such file", "... is a directory", "... permission denied".
+    static func read(_ path: String, what: String = "file") throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ValidationError("cannot read \(path): no such \(what)")
+        }
+        guard !isDirectory.boolValue else { throw ValidationError("cannot read \(path): it is a directory, not a \(what)") }
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read \(path): permission denied")
+        }
+        return Array(data)
+    }
+
+    /// Bytes given as text: `hex:` or `base64:` prefix, else hex when the text is only hex digits (even length),
+    /// else base64 (standard or URL-safe, padding optional), as the HTTP API takes them.
+    static func bytes(_ text: String, option: String) throws -> [UInt8] {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("hex:") {
+            guard let bytes = [UInt8](hexString: String(trimmed.dropFirst(4))) else {
+                throw ValidationError("\(option) is not hex after \"hex:\"")
+            }
+            return bytes
+        }
+        if trimmed.hasPrefix("base64:") {
+            guard let bytes = Base64Input.decode(String(trimmed.dropFirst(7))) else {
+                throw ValidationError("\(option) is not base64 after \"base64:\"")
+            }
+            return bytes
+        }
+        if let hex = [UInt8](hexString: trimmed) { return hex }
+        guard !trimmed.isEmpty, let bytes = Base64Input.decode(trimmed) else {
+            throw ValidationError("\(option) is neither hex nor base64 (prefix it with hex: or base64: to say which)")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Benchmarks the shared store: POST /v1/web/verify and POST /v1/apple/verify with issued nonces
+# (apple.requireIssuedNonce), one-use bodies prepared by the Python wallets, on
+#   memory:   one replica, the in-memory store;
+#   postgres: two replicas on one throwaway PostgreSQL cluster (initdb + pg_ctl in a temporary folder, loopback),
+#             bodies prepared on replica A and spent half on A, half on B (every web session and nonce is used on a
+#             replica chosen independently of where it was made).
+# Prints requests/s (summed over the replicas) and the worst p99 for each. Release build; needs wrk and PostgreSQL.
+# Usage: scripts/bench-replicas.sh [bodies per endpoint, default 6000] [duration, default 3s] [connections per replica, default 8]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BODIES="${1:-6000}"
+DURATION="${2:-3s}"
+CONNECTIONS="${3:-8}"
+command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
+PGBIN="$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1)")"
+[ -x "$PGBIN/initdb" ] || { echo "PostgreSQL not found: apt-get install -y postgresql" >&2; exit 1; }
+
+# shellcheck disable=SC2086
+swift build -c release --product verifierd ${SWIFT_RELEASE_FLAGS:-} >/dev/null
+# shellcheck disable=SC2086
+BIN="$(swift build -c release --show-bin-path ${SWIFT_RELEASE_FLAGS:-})/verifierd"
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+PIDS=()
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK/pg"
+[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg"
+PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+as_postgres "$PGBIN/initdb" -D "$WORK/pg/data" -A trust -U verifierd --no-sync -E UTF8 >/dev/null
+as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w \
+    -o "-p $PGPORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+"$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U verifierd bench
+openssl rand -base64 32 > "$WORK/session.key"
+
+# start NAME [ENV=VALUE...]: one replica on the demo configuration with issued nonces required; sets PORT.
+start() {
+    local name="$1"; shift
+    env VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true \
+        VERIFIERD_TRUST_IACA_DIRECTORY="$WORK/trust-$name" VERIFIERD_WEB_SESSION_TTL_SECONDS=3600 \
+        VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" &
+    PIDS+=($!)
+    for _ in $(seq 1 100); do
+        PORT="$(grep -o '"port":"[0-9]*"' "$WORK/$name.log" | head -1 | grep -o '[0-9]\+' || true)"
+        if [ -n "$PORT" ]; then return; fi
+        sleep 0.1
+    done
+    echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1
+}
+
+lua() {  # $1 = body file: one request per line, each sent once
+    cat <<LUA
+function init(args)
+    bodies = {}
+    for line in io.lines("$1") do table.insert(bodies, line) end
+    position = 1
+    wrk.method = "POST"
+    wrk.headers["Content-Type"] = "application/json"
+end
+function request()
+    local body = bodies[position] or bodies[#bodies]
+    position = position + 1
+    return wrk.format(nil, nil, nil, body)
+end
+LUA
+}
+
+# bench LABEL PATH BODIES PORT...: splits the bodies over the ports and runs one wrk per port at once.
+bench() {
+    local label="$1" path="$2" bodies="$3"; shift 3
+    local ports=("$@") count=$# index=0 tag
+    tag="${label//[^A-Za-z0-9]/_}"
+    for port in "${ports[@]}"; do
+        awk -v n="$count" -v i="$index" 'NR % n == i' "$bodies" > "$WORK/$tag-$index.jsonl"
+        lua "$WORK/$tag-$index.jsonl" > "$WORK/$tag-$index.lua"
+        index=$((index + 1))
+    done
+    index=0
+    local runs=()
+    for port in "${ports[@]}"; do
+        wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/$tag-$index.lua" "http://127.0.0.1:$port$path" \
+            > "$WORK/$tag-$index.out" &
+        runs+=($!)
+        index=$((index + 1))
+    done
+    for run in "${runs[@]}"; do wait "$run"; done
+    python3 - "$tag" "$WORK" "$count" "$label" <<'PY'
+import re, sys
+tag, work, count, label = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+rps, p99s, non2xx = 0.0, [], 0
+for i in range(count):
+    text = open(f"{work}/{tag}-{i}.out").read()
+    rps += float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    m = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
+    p99s.append(float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)])
+    n = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+    non2xx += int(n.group(1)) if n else 0
+print(f"{label:28s} {rps:8.0f} req/s   p99 {max(p99s):6.2f} ms   non-2xx {non2xx}")
+PY
+}
+
+prepare() {  # PORT: web bodies and Apple bodies (issued nonces) made on that replica
+    python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$1" --issuer demo \
+        --bench-bodies "$BODIES" --out "$WORK/web.jsonl"
+    python3 TestVectors/generator/apple_wallet.py --base-url "http://127.0.0.1:$1" --count "$BODIES" --out "$WORK/apple.jsonl"
+}
+
+echo "== memory store, one replica =="
+start memory; PORT_M="$PORT"
+prepare "$PORT_M"
+bench "memory web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_M"
+bench "memory apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_M"
+
+echo "== PostgreSQL store, two replicas =="
+STORE=(VERIFIERD_STORE_KIND=postgres "VERIFIERD_STORE_URL=postgres://verifierd@127.0.0.1:$PGPORT/bench"
+       "VERIFIERD_STORE_SESSION_KEY_FILE=$WORK/session.key")
+start a "${STORE[@]}"; PORT_A="$PORT"
+start b "${STORE[@]}"; PORT_B="$PORT"
+prepare "$PORT_A"
+bench "postgres web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_A" "$PORT_B"
+bench "postgres apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_A" "$PORT_B"
