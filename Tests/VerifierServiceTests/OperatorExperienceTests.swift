@@ -102,6 +102,14 @@ struct OperatorExperienceTests {
         }
     }
 
+    @Test func theReadmeTranscriptExampleUsesTheDemoNonce() throws {
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.contains("/v1/apple/session-transcript --data") })
+        let request = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.demo.appendingPathComponent("verify-request.json"))) as? [String: Any]
+        let nonce = try #require(request?["nonce"] as? String)
+        #expect(line.contains("\"nonce\": \"\(nonce)\""), "the example's infoHash must match verifierd transcript on the demo")
+    }
+
     @Test func noSilentDefaults() throws {
         let trust = #""trust": {"iacaDirectory": "t"}"#
         #expect(try loadError(#"{"server": {"port": 8080}, \#(trust)}"#) == nil)
