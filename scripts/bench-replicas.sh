@@ -55,22 +55,8 @@ start() {
     echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1
 }
 
-lua() {  # $1 = body file: one request per line, each sent once
-    cat <<LUA
-function init(args)
-    bodies = {}
-    for line in io.lines("$1") do table.insert(bodies, line) end
-    position = 1
-    wrk.method = "POST"
-    wrk.headers["Content-Type"] = "application/json"
-end
-function request()
-    local body = bodies[position] or bodies[#bodies]
-    position = position + 1
-    return wrk.format(nil, nil, nil, body)
-end
-LUA
-}
+# one_use_bodies_lua
+source scripts/serve-lib.sh
 
 # bench LABEL PATH BODIES PORT...: splits the bodies over the ports and runs one wrk per port at once.
 bench() {
@@ -79,7 +65,7 @@ bench() {
     tag="${label//[^A-Za-z0-9]/_}"
     for port in "${ports[@]}"; do
         awk -v n="$count" -v i="$index" 'NR % n == i' "$bodies" > "$WORK/$tag-$index.jsonl"
-        lua "$WORK/$tag-$index.jsonl" > "$WORK/$tag-$index.lua"
+        one_use_bodies_lua "$WORK/$tag-$index.jsonl" 1 > "$WORK/$tag-$index.lua"
         index=$((index + 1))
     done
     index=0

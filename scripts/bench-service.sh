@@ -102,29 +102,7 @@ WEB_BODIES="${WEB_BODIES:-8000}"
 echo "== POST /v1/web/verify (Annex C: HPKE open + verify + session take; $WEB_BODIES sessions prepared) =="
 python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
     --bench-bodies "$WEB_BODIES" --out "$WORK/web-bodies.jsonl"
-cat > "$WORK/web.lua" <<LUA
-local counter = 0
-function setup(thread)
-    thread:set("id", counter)
-    counter = counter + 1
-end
-function init(args)
-    bodies = {}
-    local index = 0
-    for line in io.lines("$WORK/web-bodies.jsonl") do
-        if index % 2 == id then table.insert(bodies, line) end
-        index = index + 1
-    end
-    position = 1
-    wrk.method = "POST"
-    wrk.headers["Content-Type"] = "application/json"
-end
-function request()
-    local body = bodies[position] or bodies[#bodies]
-    position = position + 1
-    return wrk.format(nil, nil, nil, body)
-end
-LUA
+one_use_bodies_lua "$WORK/web-bodies.jsonl" 2 > "$WORK/web.lua"
 run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-2s}"
 grep -q "Non-2xx" "$WORK/web.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
 

@@ -26,9 +26,10 @@ extension VerifierService {
         let nonce = (0..<Self.appleNonceByteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let created = now()
         let expiresAt = created.addingTimeInterval(TimeInterval(apple.nonceTTLSeconds))
-        let binding = Array("\(ids.merchantId)\u{0}\(ids.teamId)".utf8)
         try await storeSession(SessionRecord(id: Base64URL.encode(nonce), kind: Self.appleNonceKind, createdAt: created,
-                                             expiresAt: expiresAt, payload: SecretBytes(binding)), now: created)
+                                             expiresAt: expiresAt,
+                                             payload: SecretBytes(Self.nonceBinding(ids.merchantId, ids.teamId))),
+                               now: created)
         metrics.session(flow: Self.appleNonceKind, event: "created")
         return .json(.object([
             ("nonce", .string(Data(nonce).base64EncodedString())),
@@ -39,26 +40,19 @@ extension VerifierService {
     /// Consumes an issued nonce for these merchant and team IDs: 400 `NONCE_UNKNOWN` (never issued, or issued for
     /// other IDs), 410 `NONCE_EXPIRED`, 409 `NONCE_ALREADY_USED`, 503 `STORE_UNAVAILABLE`.
     func consumeAppleNonce(_ nonce: [UInt8], merchantId: String, teamId: String) async throws(ServiceProblem) {
-        let flow = Self.appleNonceKind
         let unknown = ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was not issued by POST /v1/apple/nonces")
         guard nonce.count == Self.appleNonceByteCount else { throw unknown }
-        switch await sessionStore.take(id: Base64URL.encode(nonce), kind: flow, now: now()) {
-        case .taken(let record):
-            metrics.session(flow: flow, event: "taken")
-            guard record.payload.bytes == Array("\(merchantId)\u{0}\(teamId)".utf8) else {
-                throw ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was issued for another merchant or team ID")
-            }
-        case .alreadyUsed:
-            metrics.session(flow: flow, event: "replayed")
-            throw ServiceProblem(.conflict, "NONCE_ALREADY_USED", "this nonce was already used; request a new one")
-        case .expired:
-            metrics.session(flow: flow, event: "expired")
-            throw ServiceProblem(.gone, "NONCE_EXPIRED", "this nonce expired; request a new one")
-        case .notFound:
-            throw unknown
-        case .unavailable(let reason):
-            metrics.session(flow: flow, event: "store_unavailable")
-            throw Self.storeUnavailable(reason)
+        let record = try await takeRecord(Base64URL.encode(nonce), kind: Self.appleNonceKind, refusals: TakeRefusals(
+            notFound: unknown,
+            alreadyUsed: ServiceProblem(.conflict, "NONCE_ALREADY_USED", "this nonce was already used; request a new one"),
+            expired: ServiceProblem(.gone, "NONCE_EXPIRED", "this nonce expired; request a new one")))
+        guard record.payload.bytes == Self.nonceBinding(merchantId, teamId) else {
+            throw ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was issued for another merchant or team ID")
         }
+    }
+
+    /// What an issued nonce is bound to: the merchant and team IDs it was issued for.
+    static func nonceBinding(_ merchantId: String, _ teamId: String) -> [UInt8] {
+        Array("\(merchantId)\u{0}\(teamId)".utf8)
     }
 }

@@ -27,27 +27,42 @@ extension VerifierService {
     /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
     /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`.
     func takeSession<Session: StoredSession>(_ id: String, as type: Session.Type) async throws(ServiceProblem) -> Session {
-        let flow = Session.kind
-        guard SessionIdentifier.isWellFormed(id) else {
-            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        let refusals = TakeRefusals(
+            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session"),
+            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one"),
+            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one"))
+        guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
+        let record = try await takeRecord(id, kind: Session.kind, refusals: refusals)
+        guard let session = Session(record: record) else {
+            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
         }
-        switch await sessionStore.take(id: id, kind: Session.kind, now: now()) {
+        return session
+    }
+
+    /// What a flow answers when its one-time record cannot be taken.
+    struct TakeRefusals {
+        let notFound: ServiceProblem
+        let alreadyUsed: ServiceProblem
+        let expired: ServiceProblem
+    }
+
+    /// Takes a one-time record (a session, an issued nonce) once, counting the outcome under its kind; a store that
+    /// cannot be asked is 503 `STORE_UNAVAILABLE`.
+    func takeRecord(_ id: String, kind: String, refusals: TakeRefusals) async throws(ServiceProblem) -> SessionRecord {
+        switch await sessionStore.take(id: id, kind: kind, now: now()) {
         case .taken(let record):
-            metrics.session(flow: flow, event: "taken")
-            guard let session = Session(record: record) else {
-                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
-            }
-            return session
+            metrics.session(flow: kind, event: "taken")
+            return record
         case .alreadyUsed:
-            metrics.session(flow: flow, event: "replayed")
-            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one")
+            metrics.session(flow: kind, event: "replayed")
+            throw refusals.alreadyUsed
         case .expired:
-            metrics.session(flow: flow, event: "expired")
-            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one")
+            metrics.session(flow: kind, event: "expired")
+            throw refusals.expired
         case .notFound:
-            throw ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+            throw refusals.notFound
         case .unavailable(let reason):
-            metrics.session(flow: flow, event: "store_unavailable")
+            metrics.session(flow: kind, event: "store_unavailable")
             throw Self.storeUnavailable(reason)
         }
     }

@@ -61,15 +61,21 @@ public final class TrustStoreManager: Sendable {
     /// forward, whatever order notifications arrive in). Returns the new snapshot, or nil when it was not newer.
     @discardableResult
     public func adopt(_ versioned: VersionedTrustSet, actor: String) -> TrustSnapshot? {
-        let snapshot: TrustSnapshot? = current.withLock { snapshot in
-            guard versioned.version > snapshot.version else { return nil }
-            snapshot = TrustSnapshot(set: versioned.set, version: versioned.version)
-            return snapshot
-        }
-        if let snapshot {
+        let (snapshot, changed) = putInForceIfNewer(versioned)
+        if changed {
             record(actor: actor, action: "adopt", requestID: nil, snapshot: snapshot, fingerprints: [])
         }
-        return snapshot
+        return changed ? snapshot : nil
+    }
+
+    /// Swaps in `versioned` when it is newer than the snapshot in force (versions only go forward); returns the
+    /// snapshot in force afterwards and whether it changed.
+    private func putInForceIfNewer(_ versioned: VersionedTrustSet) -> (TrustSnapshot, Bool) {
+        current.withLock { snapshot in
+            guard versioned.version > snapshot.version else { return (snapshot, false) }
+            snapshot = TrustSnapshot(set: versioned.set, version: versioned.version)
+            return (snapshot, true)
+        }
     }
 
     /// The snapshot in force now.
@@ -272,12 +278,7 @@ public final class TrustStoreManager: Sendable {
                 case .storage(let reason): throw .unavailable(reason)
                 }
             }
-            let snapshot = current.withLock { snapshot in
-                if result.committed.version > snapshot.version {
-                    snapshot = TrustSnapshot(set: result.committed.set, version: result.committed.version)
-                }
-                return snapshot
-            }
+            let snapshot = putInForceIfNewer(result.committed).0
             record(actor: actor, action: action, requestID: requestID, snapshot: snapshot, fingerprints: fingerprints)
             return (result.previous, snapshot)
         }
