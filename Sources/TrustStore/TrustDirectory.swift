@@ -51,12 +51,26 @@ public struct TrustDirectory: Sendable {
     /// anchors) when it does not exist yet, so the folder the service writes is never the committed one.
     /// Returns whether it seeded.
     @discardableResult
+    /// A directory whose very first write was interrupted (a `.versions/` folder, no `current`, no certificate) is
+    /// seeded again rather than read as an empty flat set.
     public func seedIfAbsent(from seed: URL) throws -> Bool {
-        guard !FileManager.default.fileExists(atPath: url.path) else { return false }
+        guard !FileManager.default.fileExists(atPath: url.path) || firstWriteWasInterrupted else { return false }
         let set = try TrustAnchorDirectory.load(from: seed)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try write(set)
         return true
+    }
+
+    /// Whether the directory holds only what an interrupted first write leaves: `.versions/` and no `current`,
+    /// and nothing else but the lock file and staging leftovers.
+    var firstWriteWasInterrupted: Bool {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink.path)) == nil,
+              FileManager.default.fileExists(atPath: versionsFolder.path),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: url.path)
+        else { return false }
+        return names.allSatisfy {
+            $0 == Self.versionsFolderName || $0 == Self.lockFileName || $0.hasPrefix(Self.temporaryLinkPrefix)
+        }
     }
 
     /// A fingerprint of what `load()` would read: the folder in force and, per certificate file, the path it
@@ -133,30 +147,39 @@ public struct TrustDirectory: Sendable {
         return String(safe) + "-\(anchor.sha256).pem"
     }
 
+    /// Name prefixes of what a write creates before the switch: a staging folder under `.versions/`, and the new
+    /// `current` link beside the old one.
+    static let stagingPrefix = ".staging-"
+    static var temporaryLinkPrefix: String { ".\(currentLinkName)-" }
+
     private func writeLocked(_ set: TrustSet) throws -> TrustSet {
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: versionsFolder, withIntermediateDirectories: true)
+        removeInterruptedWrites()
         let id = "v\(Int64(Date().timeIntervalSince1970 * 1000))-\(UInt32.random(in: 0...UInt32.max))"
-        let staging = versionsFolder.appendingPathComponent(".staging-\(id)")
+        let staging = versionsFolder.appendingPathComponent(Self.stagingPrefix + id)
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: false)
         let written = TrustSet(anchors: set.normalized().anchors.map { $0.with(file: Self.fileName(for: $0)) },
                                lists: set.lists)
         do {
-            for anchor in written.anchors {
+            for (index, anchor) in written.anchors.enumerated() {
                 try Self.writeDurably(Array(Self.pem(anchor.derBytes).utf8),
-                                      to: staging.appendingPathComponent(anchor.file ?? ""))
+                                      to: staging.appendingPathComponent(anchor.file ?? ""), crashHalfway: index == 0)
             }
             try Self.writeDurably(try TrustManifest(written).encoded(),
                                   to: staging.appendingPathComponent(TrustManifest.fileName))
             try Self.fsyncPath(staging)
+            TrustWriteStep.fsync.reached()
             let version = versionsFolder.appendingPathComponent(id)
             try Self.moveAtomically(staging, to: version)
             try Self.fsyncPath(versionsFolder)
+            TrustWriteStep.rename.reached()
 
-            let temporaryLink = url.appendingPathComponent(".\(Self.currentLinkName)-\(id)")
+            let temporaryLink = url.appendingPathComponent(Self.temporaryLinkPrefix + id)
             try fileManager.createSymbolicLink(atPath: temporaryLink.path,
                                                withDestinationPath: "\(Self.versionsFolderName)/\(id)")
             try Self.moveAtomically(temporaryLink, to: currentLink)
+            TrustWriteStep.switch.reached()
             try Self.fsyncPath(url)
         } catch {
             try? fileManager.removeItem(at: staging)
@@ -164,6 +187,19 @@ public struct TrustDirectory: Sendable {
         }
         removeOldVersions(keeping: id)
         return written
+    }
+
+    /// Deletes what a writer killed before its switch left behind (staging folders, unswitched links). Called under
+    /// the exclusive lock, so no live writer owns them.
+    func removeInterruptedWrites() {
+        let fileManager = FileManager.default
+        for name in (try? fileManager.contentsOfDirectory(atPath: versionsFolder.path)) ?? []
+        where name.hasPrefix(Self.stagingPrefix) {
+            try? fileManager.removeItem(at: versionsFolder.appendingPathComponent(name))
+        }
+        for name in (try? fileManager.contentsOfDirectory(atPath: url.path)) ?? [] where name.hasPrefix(Self.temporaryLinkPrefix) {
+            try? fileManager.removeItem(at: url.appendingPathComponent(name))
+        }
     }
 
     /// Deletes versions beyond `versionsKept`, newest first, never the one in force.
@@ -194,13 +230,17 @@ public struct TrustDirectory: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func writeDurably(_ bytes: [UInt8], to url: URL) throws {
+    /// Writes a new file and fsyncs it. `crashHalfway` marks the file where the ``TrustWriteStep/write`` hook
+    /// fires, after half of it is written.
+    static func writeDurably(_ bytes: [UInt8], to url: URL, crashHalfway: Bool = false) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw POSIXError(errno, "open \(url.lastPathComponent)") }
         defer { close(fd) }
         var written = 0
         while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { posixWrite(fd, $0.baseAddress, $0.count) }
+            if crashHalfway && written >= bytes.count / 2 { TrustWriteStep.write.reached() }
+            let end = crashHalfway && written < bytes.count / 2 ? bytes.count / 2 : bytes.count
+            let n = bytes[written..<end].withUnsafeBytes { posixWrite(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw POSIXError(errno, "write \(url.lastPathComponent)")

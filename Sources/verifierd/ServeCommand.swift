@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import Logging
+import TrustStore
 import VerifierService
 
 #if canImport(Glibc)
@@ -43,6 +44,9 @@ struct Serve: AsyncParsableCommand {
         }
         if configuration.proximity?.allowInjectedReaderKey == true {
             logger.warning("proximity.allowInjectedReaderKey is on: callers may choose the reader key; never in production")
+        }
+        if let step = TrustWriteStep.armedCrash {
+            logger.warning("\(TrustWriteStep.crashHookEnvironmentName)=\(step.rawValue) is set: the process kills itself in that step of its next trust write; test only")
         }
         let server = HTTPServer(configuration: service.httpServerConfiguration(), router: service.router(),
                                 observer: service.requestObserver(output: .standardOutput))

@@ -7,10 +7,14 @@ final class ServeProcess {
     /// Standard output up to and including the "listening" line.
     private(set) var startLog = ""
 
-    /// Starts the service on `config` and waits (up to about 10 s) for it to say where it listens.
-    init(config: URL, arguments: [String] = []) throws {
+    /// Starts the service on `config` and waits (up to about 10 s) for it to say where it listens. `environment`
+    /// is added to this process's own.
+    init(config: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = CommandLineTests.locate()
         process.arguments = ["serve", "--config", config.path] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -32,6 +36,12 @@ final class ServeProcess {
 
     /// The main listener's port.
     func port() throws -> Int { try #require(number("port"), "no listening line in: \(startLog)") }
+
+    /// SIGKILL (no clean-up of any kind, as a crash or an OOM kill), then waits for the exit.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
 
     /// SIGTERM, then whether it exited 0.
     func terminate() -> Bool {

@@ -5,6 +5,7 @@ import Foundation
 import MDoc
 import ReaderAuthentication
 import ServerTLS
+import TrustStore
 import WebPresentment
 
 /// Reads the JSON configuration file, applies `VERIFIERD_*` environment overrides and secret files, and checks
@@ -165,6 +166,7 @@ public enum ConfigurationLoader {
         }
         known.insert(environmentName("admin", "token") + "_FILE")
         known.insert(environmentName("readerTokens", "clientTokens") + "_FILE")
+        known.insert(TrustWriteStep.crashHookEnvironmentName)
         for name in environment.keys.sorted() where name.hasPrefix("VERIFIERD_") && !known.contains(name) {
             let close = known.filter { $0.hasPrefix(name.split(separator: "_").prefix(2).joined(separator: "_")) }.sorted()
             throw ConfigurationError(key: name, "is not a setting" + (close.isEmpty ? "" : " (known in that section: \(close.joined(separator: ", ")))"))
