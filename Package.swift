@@ -212,3 +212,29 @@ let package = Package(
         ], swiftSettings: strict),
     ]
 )
+
+// Fuzzing (scripts/fuzz.sh): with VERIFIERD_FUZZ=1 the manifest adds the libFuzzer harnesses in Fuzz/Sources and
+// instruments this package's own modules (coverage for libFuzzer, AddressSanitizer), not the dependencies, which
+// keep their ordinary flags: a fuzz build next to the release build recompiles our modules only. Never set for an
+// ordinary build.
+if Context.environment["VERIFIERD_FUZZ"] == "1" {
+    let instrument: SwiftSetting = .unsafeFlags(["-sanitize=fuzzer,address"])
+    for target in package.targets where target.type == .regular {
+        target.swiftSettings = (target.swiftSettings ?? []) + [instrument]
+    }
+    let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+    let harnesses: [(String, [Target.Dependency])] = [
+        ("FuzzCBOR", ["CBOR"]),
+        ("FuzzDeviceResponse", ["MDoc", "TrustStore"]),
+        ("FuzzAppleEnvelope", ["AppleWallet", "MDoc", "TrustStore", crypto]),
+        ("FuzzProximity", ["Proximity", "MDoc", crypto]),
+        ("FuzzWebResponse", ["WebPresentment", "MDoc", "TrustStore", crypto]),
+    ]
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/Sources/CFuzzerDriver"))
+    for (name, dependencies) in harnesses {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: dependencies + ["CFuzzerDriver"], path: "Fuzz/Sources/\(name)",
+            swiftSettings: strict + [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
+    }
+}

@@ -1,38 +1,62 @@
 #!/usr/bin/env bash
-# Fuzzes verifierd's parsers with libFuzzer + AddressSanitizer (Fuzz/ package).
+# Fuzzes verifierd's parsers with libFuzzer + AddressSanitizer (harnesses in Fuzz/Sources).
 #
-# Usage: scripts/fuzz.sh [target: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity] [seconds, default 60]
-# Seeds come from TestVectors (and ../shared/vectors when present). Crashes are written to Fuzz/crashes/.
+#   scripts/fuzz.sh TARGET [SECONDS=60] [--grow]   one harness
+#   scripts/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
+#
+# TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity.
+#
+# The build sets VERIFIERD_FUZZ=1, which makes Package.swift add the harnesses and instrument our own modules (not
+# the dependencies), with the same SWIFT_RELEASE_FLAGS as the release build ("-Xswiftc -enable-testing" by default,
+# as the README's test command), so it reuses that build's dependencies and recompiles only our modules. The next
+# ordinary build recompiles them back.
+#
+# Inputs: the committed corpus Fuzz/Corpus/TARGET (grown by longer local runs with --grow, which merges what added
+# coverage back into it, minimised) plus seeds made from TestVectors and ../shared/vectors. Each run fuzzes a
+# temporary copy, so CI never changes the checkout. A crash, an AddressSanitizer report, a timeout (10 s on one
+# input) or running out of memory fails the run (exit 1) and leaves the input in Fuzz/crashes/.
 set -euo pipefail
-cd "$(dirname "$0")/../Fuzz"
-TARGET="${1:-FuzzCBOR}"
-SECONDS_TO_RUN="${2:-60}"
+cd "$(dirname "$0")/.."
+ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity)
+FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 
-swift build -c release --product "$TARGET" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address >/dev/null
-BIN="$(swift build -c release --show-bin-path)/$TARGET"
+usage() { sed -n 2,7p "$0" >&2; exit 64; }
+[ $# -ge 1 ] || usage
+GROW=0
+if [ "$1" = "--all" ]; then
+    TARGETS=("${ALL_TARGETS[@]}")
+    SECONDS_EACH="${2:-20}"
+else
+    TARGETS=("$1")
+    SECONDS_EACH="${2:-60}"
+    [ "${3:-}" = "--grow" ] && GROW=1
+    [[ " ${ALL_TARGETS[*]} " == *" $1 "* ]] || usage
+fi
 
-CORPUS="$(mktemp -d)"
-trap 'rm -rf "$CORPUS"' EXIT
-seed() { python3 -c "import sys; open(sys.argv[2],'wb').write(bytes.fromhex(open(sys.argv[1]).read().strip()))" "$1" "$CORPUS/$(basename "$1").bin"; }
-case "$TARGET" in
-    FuzzAppleEnvelope) for f in ../TestVectors/apple/cases/*.envelope.hex; do seed "$f"; done ;;
-    FuzzProximity)
-        # The first byte selects the parser (see FuzzProximity.swift).
-        annexd=../../shared/vectors/iso18013-5-annex-d
-        for pair in "00:device_engagement" "00:session_transcript_device_engagement" "02:session_data" \
-                    "02:session_termination" "03:handover_nfc"; do
-            f="$annexd/${pair#*:}.hex"
-            [ -f "$f" ] && python3 -c "import sys; open(sys.argv[3],'wb').write(bytes.fromhex(sys.argv[1]) + bytes.fromhex(open(sys.argv[2]).read().strip()))" \
-                "${pair%%:*}" "$f" "$CORPUS/${pair#*:}.bin"
-        done
-        printf '\x01mdoc:omMxLjABgg' > "$CORPUS/qr.bin"
-        ;;
-    FuzzWebResponse)
-        # The first byte selects the parser (see FuzzWebResponse.swift): seeds for each.
-        python3 - "$CORPUS" <<'PY'
+# Hex on stdin to bytes on stdout (whitespace ignored).
+unhex() { python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex("".join(sys.stdin.read().split())))'; }
+
+# Seeds for one harness, written into $2.
+seed() {
+    local target="$1" out="$2"
+    case "$target" in
+        FuzzAppleEnvelope)
+            for f in TestVectors/apple/cases/*.envelope.hex; do unhex < "$f" > "$out/$(basename "$f").bin"; done ;;
+        FuzzProximity)
+            # The first byte selects the parser (see FuzzProximity.swift).
+            local annexd=../shared/vectors/iso18013-5-annex-d pair f
+            for pair in "00:device_engagement" "00:session_transcript_device_engagement" "02:session_data" \
+                        "02:session_termination" "03:handover_nfc"; do
+                f="$annexd/${pair#*:}.hex"
+                if [ -f "$f" ]; then { printf '%s' "${pair%%:*}"; cat "$f"; } | unhex > "$out/${pair#*:}.bin"; fi
+            done
+            printf '\x01mdoc:omMxLjABgg' > "$out/qr.bin" ;;
+        FuzzWebResponse)
+            # The first byte selects the parser (see FuzzWebResponse.swift).
+            python3 - "$out" <<'PY'
 import base64, pathlib, sys
 out = pathlib.Path(sys.argv[1])
-ref = pathlib.Path("../../shared/vectors/annex-c/annexc-iso-reference")
+ref = pathlib.Path("../shared/vectors/annex-c/annexc-iso-reference")
 def b64(s): return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
 if ref.exists():
     resp = (ref / "encrypted_response.b64url").read_text().strip()
@@ -42,13 +66,52 @@ if ref.exists():
     (out / "ref-info.bin").write_bytes(b"\x02" + info.encode())
     (out / "ref-plaintext.bin").write_bytes(b"\x03" + bytes.fromhex((ref / "device_response.derived.cbor.hex").read_text().strip()))
 (out / "origin.bin").write_bytes(b"\x04https://shop.example:8443")
-for f in pathlib.Path("../TestVectors/mdoc/cases").glob("*.deviceresponse.hex"):
+for f in pathlib.Path("TestVectors/mdoc/cases").glob("*.deviceresponse.hex"):
     (out / (f.name + ".bin")).write_bytes(b"\x03" + bytes.fromhex(f.read_text().strip()))
 PY
-        ;;
-    *) for f in ../TestVectors/mdoc/cases/*.deviceresponse.hex; do seed "$f"; done
-       for f in ../../shared/vectors/iso18013-5-annex-d/device_response*.hex; do [ -f "$f" ] && seed "$f"; done ;;
-esac
-mkdir -p crashes
-SWIFT_BACKTRACE=enable=no "$BIN" -max_total_time="$SECONDS_TO_RUN" -rss_limit_mb=4096 -max_len=8192 \
-    -artifact_prefix=crashes/ -print_final_stats=1 "$CORPUS" 2>&1 | grep -E "^(#[0-9]+.*(DONE|pulse)|stat::|==.*ERROR|SUMMARY)" || true
+            ;;
+        *)
+            for f in TestVectors/mdoc/cases/*.deviceresponse.hex ../shared/vectors/iso18013-5-annex-d/device_response*.hex; do
+                if [ -f "$f" ]; then unhex < "$f" > "$out/$(basename "$f").bin"; fi
+            done ;;
+    esac
+}
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p Fuzz/crashes
+failed=()
+for target in "${TARGETS[@]}"; do
+    # shellcheck disable=SC2086
+    VERIFIERD_FUZZ=1 swift build -c release --product "$target" $FLAGS 2>&1 | grep -E "error|warning:" && exit 1
+    # shellcheck disable=SC2086
+    bin="$(VERIFIERD_FUZZ=1 swift build -c release --show-bin-path $FLAGS)/$target"
+    corpus="Fuzz/Corpus/$target"
+    mkdir -p "$corpus" "$WORK/$target/run" "$WORK/$target/seeds"
+    cp "$corpus"/* "$WORK/$target/run/" 2>/dev/null || true
+    seed "$target" "$WORK/$target/seeds"
+    set +e
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 \
+        -max_len=8192 -timeout=10 -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 \
+        "$WORK/$target/run" "$WORK/$target/seeds" > "$WORK/$target.log" 2>&1
+    status=$?
+    set -e
+    runs="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$WORK/$target.log" | grep -o '[0-9]*$' || echo 0)"
+    cov="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$WORK/$target.log" | grep -o 'cov: [0-9]*' || true)"
+    if [ "$status" -ne 0 ]; then
+        echo "$target: FAILED (exit $status) after $runs executions"
+        grep -E "==ERROR|SUMMARY|Fatal error|deadly signal|Test unit written|timeout|out-of-memory" "$WORK/$target.log" | head -20
+        failed+=("$target")
+        continue
+    fi
+    echo "$target: $runs executions in ${SECONDS_EACH} s, no crash ($cov, corpus $(ls "$WORK/$target/run" | wc -l) inputs)"
+    if [ "$GROW" = 1 ]; then
+        SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin" -merge=1 -max_len=8192 -timeout=10 \
+            "$corpus" "$WORK/$target/run" "$WORK/$target/seeds" > "$WORK/$target.merge.log" 2>&1
+        echo "$target: committed corpus now $(ls "$corpus" | wc -l) inputs ($(du -sh "$corpus" | cut -f1))"
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzzing found failures in: ${failed[*]} (inputs in Fuzz/crashes/)"
+    exit 1
+fi

@@ -465,7 +465,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func sendError(_ kind: HTTPServerErrorKind, _ detail: String) {
         guard phase == .readingHead || phase == .readingBody else { close(); return }
         disarmTimer()
-        let incomingID = currentHead?.fields[HTTPField.Name.xRequestID]
+        let incomingID = currentHead?.fields[HTTPField.Name.xRequestID] ?? parser.currentRequestID
         let requestID = RequestID.validated(incomingID, maxLength: context.configuration.maxRequestIDLength) ?? RequestID.generate()
         let response = context.problemResponse(kind, detail)
         let isHead = currentHead?.method == .head

@@ -88,6 +88,9 @@ struct HTTPRequestParser: Sendable {
     /// Method and target of the request being parsed, once its request line is known (for logs of errors).
     private(set) var currentMethod: String? = nil
     private(set) var currentTarget: String? = nil
+    /// The X-Request-ID of the request being parsed, once its field line is read: a request refused for what a
+    /// later field says (a Content-Length over the limit) still has its ID echoed.
+    private(set) var currentRequestID: String? = nil
 
     init(limits: HTTPParserLimits) {
         self.limits = limits
@@ -221,6 +224,7 @@ struct HTTPRequestParser: Sendable {
         state = .head
         currentMethod = nil
         currentTarget = nil
+        currentRequestID = nil
         requestLineEnd = nil
         headerLines.removeAll(keepingCapacity: true)
         leadingEmptyLines = 0
@@ -379,7 +383,7 @@ struct HTTPRequestParser: Sendable {
         return (line.lowerBound..<colon, vs..<ve)
     }
 
-    private func buildHead(requestLine: Range<Int>) throws(HTTPParseError) -> ParsedRequestHead {
+    private mutating func buildHead(requestLine: Range<Int>) throws(HTTPParseError) -> ParsedRequestHead {
         guard let method = parsedMethod else { throw .malformed("missing request line") }
         var fields = HTTPFields()
         fields.reserveCapacity(headerLines.count)
@@ -432,6 +436,8 @@ struct HTTPRequestParser: Sendable {
                     throw HTTPParseError(.expectationFailed, "unsupported expectation")
                 }
                 expectContinue = parsedHTTP11
+            case .xRequestID:
+                currentRequestID = value
             default:
                 break
             }

@@ -62,7 +62,6 @@ struct Serve: AsyncParsableCommand {
             Task {
                 await server.shutdown()
                 await health?.shutdown()
-                logger.notice("stopped")
             }
         }
         let reload = HTTPServerSignals.install([SIGHUP]) { _ in
@@ -91,6 +90,8 @@ struct Serve: AsyncParsableCommand {
         follow.cancel()
         sweep.cancel()
         service.store.database?.shutdown()
+        // Logged here, not by the signal task: run() returning ends the process, which could beat that task.
+        logger.notice("stopped")
         withExtendedLifetime((stop, reload)) {}
     }
 

@@ -1583,6 +1583,13 @@ def demo_envelope(nonce: bytes, p: PKI, eph_label: str | None = "demo") -> tuple
     return envelope, plaintext, tr
 
 
+def demo_mdoc_verify_request(plaintext: bytes, transcript: bytes) -> dict:
+    """The demo document as a /v1/mdoc/verify body: the DeviceResponse inside the Apple plaintext and the Apple
+    SessionTranscript it is device-signed over (what /v1/apple/session-transcript gives for the demo nonce)."""
+    return {"deviceResponse": base64.b64encode(enc(strict_loads(plaintext)["identity"])).decode(),
+            "sessionTranscript": base64.b64encode(transcript).decode()}
+
+
 def build_demo(out: Path) -> None:
     p = demo_pki()
     iaca = p.entries["demo-iaca"]
@@ -1615,6 +1622,7 @@ def build_demo(out: Path) -> None:
                                              "nonce": base64.b64encode(nonce).decode()})
     write_hex(out / "envelope.hex", envelope)
     write_hex(out / "plaintext.hex", plaintext)
+    write_json(out / "mdoc-verify-request.json", demo_mdoc_verify_request(plaintext, tr2))
     write_text(out / "README.md", f"""# Demo material (TEST ONLY)
 
 **TEST-ONLY. Never trust any of these keys or certificates in production.** Every private key here is derived
@@ -1631,6 +1639,7 @@ subject says "TEST ONLY".
 | `issuer/` | Issuer-side material (demo IACA key, demo DS certificate and key, both valid 2024-01-01..2124-01-01). Not needed by the service; kept so the demo document can be re-issued. |
 | `verify-request.json` | `{{"encryptedData": base64(APPLE-HPKE-v1 envelope), "nonce": base64(32-byte nonce)}}` |
 | `envelope.hex`, `plaintext.hex` | The same envelope, and its decrypted plaintext `{{"identity": DeviceResponse}}`, as hex. |
+| `mdoc-verify-request.json` | The same document for `/v1/mdoc/verify`: `{{"deviceResponse", "sessionTranscript"}}` (base64; the Apple SessionTranscript for the demo nonce). |
 
 Values:
 

@@ -19,6 +19,13 @@ extension HTTPServerTests {
                     #expect(r.status == 413)
                     #expect(r.bodyText.contains("PAYLOAD_TOO_LARGE"))
                     #expect(c.isClosedByPeer())
+                    // The refusal comes after every field is read, so the caller's request ID is echoed (found by
+                    // the soak: a fresh ID came back).
+                    let echoed = try RawClient(port: port)
+                    try echoed.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\nX-Request-ID: soak-huge-1\r\n\r\n")
+                    let refused = try echoed.readResponse()
+                    #expect(refused.status == 413)
+                    #expect(refused.header("X-Request-Id") == "soak-huge-1")
                     // Chunked: refused once the chunks pass the limit.
                     let c2 = try RawClient(port: port)
                     try c2.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")

@@ -153,7 +153,7 @@ struct AnnexDVerificationTests {
             var options = VerificationOptions(verificationTime: TestClock.date("2025-01-01T00:00:00Z"))
             options.statusEvidence = [.statusList(reference): evidence]
             options.statusPolicy = policy
-            return MDocVerifier(trust: trust).verify(parsed, sessionTranscript: [0x80], options: options)
+            return MDocVerifier(trust: trust).verify(parsed, sessionTranscript: [0x83, 0xf6, 0xf6, 0xf6], options: options)
                 .documents.first?.check(.msoStatus)
         }
         let fromIACA = StatusEvidence.SignerTrust.anchor(sha256: anchor.sha256)

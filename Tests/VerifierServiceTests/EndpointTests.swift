@@ -192,6 +192,42 @@ struct EndpointTests {
         var badKey = try body("valid-device-mac")
         badKey["readerPrivateKey"] = "AAAA"
         #expect(try await harness.post("/v1/mdoc/verify", json: badKey).json["code"] as? String == "INVALID_READER_KEY")
+
+        // The reader key as hex (plain, or with a prefix) or base64 (plain, or with a prefix): all the same key.
+        let manifest = try JSONValue.load(Fixtures.testVectors.appendingPathComponent("mdoc/manifest.json"))
+        let keyHex = try #require(manifest["cases"]?.array.first { $0["name"]?.string == "valid-device-mac" }?["readerPrivateKey"]?.string)
+        let keyBase64 = Data(try #require([UInt8](hex: keyHex))).base64EncodedString()
+        for text in [keyHex, keyHex.uppercased(), "hex:" + keyHex, keyBase64, "base64:" + keyBase64] {
+            var mac = try body("valid-device-mac")
+            mac["readerPrivateKey"] = text
+            let answer = try await harness.post("/v1/mdoc/verify", json: mac)
+            #expect(answer.status == 200 && answer.json["verified"] as? Bool == true, "\(text): \(answer.text)")
+        }
+        for (text, says) in [("hex:zz", "is not hex after"), ("base64:***", "is not base64 after"), ("AAAA", "is 3 bytes"),
+                             (String(repeating: "0", count: 64), "not a valid private scalar of its curve")] {
+            var mac = try body("valid-device-mac")
+            mac["readerPrivateKey"] = text
+            let answer = try await harness.post("/v1/mdoc/verify", json: mac)
+            #expect(answer.status == 400 && answer.json["code"] as? String == "INVALID_READER_KEY")
+            #expect((answer.json["detail"] as? String ?? answer.text).contains(says), "\(text): \(answer.text)")
+        }
+
+        // SessionTranscriptBytes (the transcript in tag 24) and arrays of another length are named, not left to
+        // fail as a signature that does not verify.
+        let transcript = try Fixtures.hexFile(folder.appendingPathComponent("valid-p256-sha256-signature.transcript.hex"))
+        let length = transcript.count
+        let header: [UInt8] = length < 24 ? [0x40 + UInt8(length)] : length < 256 ? [0x58, UInt8(length)]
+            : [0x59, UInt8(length >> 8), UInt8(length & 0xff)]
+        var wrapped = try body("valid-p256-sha256-signature")
+        wrapped["sessionTranscript"] = Data([0xd8, 0x18] + header + transcript).base64EncodedString()
+        let tag24 = try await harness.post("/v1/mdoc/verify", json: wrapped)
+        #expect(tag24.json["code"] as? String == "SESSION_TRANSCRIPT_MALFORMED")
+        #expect(tag24.text.contains("tag 24"), "\(tag24.text)")
+        var pair = try body("valid-p256-sha256-signature")
+        pair["sessionTranscript"] = Data([0x82, 0xf6, 0xf6]).base64EncodedString()
+        let two = try await harness.post("/v1/mdoc/verify", json: pair)
+        #expect(two.json["code"] as? String == "SESSION_TRANSCRIPT_MALFORMED")
+        #expect(two.text.contains("has 2 elements"), "\(two.text)")
         await harness.stop()
     }
 

@@ -110,6 +110,27 @@ struct OperatorExperienceTests {
         #expect(line.contains("\"nonce\": \"\(nonce)\""), "the example's infoHash must match verifierd transcript on the demo")
     }
 
+    /// The README's `/v1/mdoc/verify` example runs on the demo configuration as written, and its transcript is
+    /// the one the service builds for the demo nonce.
+    @Test func theReadmeMDocVerifyExampleVerifiesOnTheDemo() async throws {
+        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("curl -s --data @TestVectors/demo/mdoc-verify-request.json localhost:8080/v1/mdoc/verify"))
+        let harness = try ServiceHarness(anchors: [Self.demo.appendingPathComponent("trusted-iaca/demo-iaca.pem")]) { config in
+            config["apple"] = ["merchantId": "com.example.verifierd.demo", "teamId": "DEMOTEAM01",
+                               "encryptionKeys": [Self.demo.appendingPathComponent("keys/merchant-encryption.pem").path]]
+        }
+        defer { Task { await harness.stop() } }
+        let body = try Data(contentsOf: Self.demo.appendingPathComponent("mdoc-verify-request.json"))
+        let answer = try await harness.request("POST", "/v1/mdoc/verify", body: body)
+        #expect(answer.status == 200 && answer.json["verified"] as? Bool == true, "\(answer.text)")
+        let request = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.demo.appendingPathComponent("verify-request.json"))) as? [String: Any]
+        let transcripts = try await harness.post("/v1/apple/session-transcript", json: ["nonce": try #require(request?["nonce"] as? String)])
+        let built = (transcripts.json["transcripts"] as? [[String: Any]])?.first?["sessionTranscript"] as? String
+        let example = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["sessionTranscript"] as? String
+        #expect(built != nil && built == example)
+        await harness.stop()
+    }
+
     @Test func noSilentDefaults() throws {
         let trust = #""trust": {"iacaDirectory": "t"}"#
         #expect(try loadError(#"{"server": {"port": 8080}, \#(trust)}"#) == nil)

@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import Crypto
 import Foundation
 import MDoc
@@ -20,9 +21,8 @@ private func coseKey(_ key: P256.KeyAgreement.PublicKey) -> [UInt8] {
 /// The proximity parsers on any input. The first byte picks: 0 DeviceEngagement bytes, 1 the engagement as text
 /// (`mdoc:` QR form or base64), 2 SessionData through decryption (a random ciphertext must never decrypt),
 /// 3 a handover.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzProximity(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    guard count > 0 else { return 0 }
+public func fuzzProximity(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let start, count > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     switch start[0] % 4 {
     case 0:
@@ -35,4 +35,12 @@ public func fuzzProximity(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = try? ProximityTranscript.checkHandover(bytes)
     }
     return 0
+}
+
+/// libFuzzer's driver with this harness (`FuzzProximity -help=1` lists its flags).
+@main
+enum FuzzProximityMain {
+    static func main() {
+        exit(verifierd_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv, fuzzProximity))
+    }
 }

@@ -1,3 +1,4 @@
+import CFuzzerDriver
 import Crypto
 import Foundation
 import MDoc
@@ -18,9 +19,8 @@ private let options: VerificationOptions = {
 /// 0: CBOR EncryptedResponse, then HPKE open and verification; 1: the base64url string the browser returns;
 /// 2: an encryptionInfo string (the stateless variant); 3: a decrypted plaintext, parsed and verified with a
 /// request to compare against; 4: an origin.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWebResponse(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    guard count > 0 else { return 0 }
+public func fuzzWebResponse(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let start, count > 0 else { return 0 }
     let selector = start[0] % 5
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     let text = String(decoding: bytes, as: UTF8.self)
@@ -49,4 +49,12 @@ public func fuzzWebResponse(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
         if let origin = SerializedOrigin(text), origin.text.hasSuffix("/") { fatalError("a trailing slash was accepted") }
     }
     return 0
+}
+
+/// libFuzzer's driver with this harness (`FuzzWebResponse -help=1` lists its flags).
+@main
+enum FuzzWebResponseMain {
+    static func main() {
+        exit(verifierd_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv, fuzzWebResponse))
+    }
 }

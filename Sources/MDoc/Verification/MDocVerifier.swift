@@ -38,15 +38,34 @@ public struct MDocVerifier: Sendable {
     public func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions)
         -> VerificationReport
     {
-        do {
-            _ = try CBORDecoder(limits: DeviceResponse.decodingLimits).decode(sessionTranscript)
-        } catch {
-            return .failure(.sessionTranscriptMalformed, "SessionTranscript is not one CBOR item: \(error)")
+        if let problem = Self.sessionTranscriptProblem(sessionTranscript) {
+            return .failure(.sessionTranscriptMalformed, problem)
         }
         let documents = response.documents.map {
             verify(DocumentContext(document: $0, sessionTranscript: sessionTranscript, options: options, trust: trust))
         }
         return VerificationReport(documents: documents)
+    }
+
+    /// Why `bytes` is not a SessionTranscript (ISO 18013-5 §9.1.5.1: an array of DeviceEngagementBytes,
+    /// EReaderKeyBytes and Handover), or nil. SessionTranscriptBytes (the transcript wrapped in tag 24) is named as
+    /// such: the device authentication structures embed the transcript itself, so it would only fail later as a
+    /// signature or MAC that does not verify.
+    public static func sessionTranscriptProblem(_ bytes: [UInt8]) -> String? {
+        let item: CBORItem
+        do {
+            item = try CBORDecoder(limits: DeviceResponse.decodingLimits).decode(bytes)
+        } catch {
+            return "SessionTranscript is not one CBOR item: \(error)"
+        }
+        if let tagged = item.tagged, tagged.tag == 24 {
+            return "SessionTranscript is wrapped in tag 24 (that is SessionTranscriptBytes): send the array inside it"
+        }
+        guard let elements = item.arrayValue else { return "SessionTranscript is not a CBOR array" }
+        guard elements.count == 3 else {
+            return "SessionTranscript has \(elements.count) elements; it is [DeviceEngagementBytes, EReaderKeyBytes, Handover]"
+        }
+        return nil
     }
 
     /// The status references worth fetching: those of documents whose MSO is authentic (the document signer chains

@@ -288,7 +288,7 @@ enum OpenAPIDocument {
          },
          "readerPrivateKey": {
           "type": "string",
-          "description": "base64 raw scalar or PEM, for device MAC"
+          "description": "for device MAC: a PEM private key, or the raw scalar as hex or base64 (prefix hex: or base64: to say which; without one, only-hex text of 64, 96 or 132 characters is hex)"
          },
          "verificationTime": {
           "type": "string",

@@ -106,7 +106,9 @@ extension Array where Element == UInt8 {
     /// Parses hex (either case); nil for empty input, odd lengths or other characters.
     public init?(hexString: String) {
         let utf8 = Array(hexString.utf8)
-        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
+        guard !utf8.isEmpty, utf8.count % 2 == 0,
+              utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 2)
         var index = 0

@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import HTTPServer
 import MDoc
@@ -19,21 +20,7 @@ extension VerifierService {
         let transcript = try RequestDecoding.base64(body.sessionTranscript, field: "sessionTranscript")
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
-        var readerKey: ReaderKey?
-        if let text = body.readerPrivateKey {
-            do {
-                if text.contains("-----BEGIN") {
-                    readerKey = try ReaderKey(pem: text)
-                } else {
-                    readerKey = try ReaderKey(rawScalar: try RequestDecoding.base64(text, field: "readerPrivateKey"))
-                }
-            } catch let problem as ServiceProblem {
-                throw problem
-            } catch {
-                throw ServiceProblem(.badRequest, "INVALID_READER_KEY",
-                                     "\"readerPrivateKey\" is not a P-256, P-384 or P-521 private key")
-            }
-        }
+        let readerKey = try body.readerPrivateKey.map { text throws(ServiceProblem) in try Self.readerKey(text) }
         let report: VerificationReport
         do {
             let parsed = try DeviceResponse(bytes: response)
@@ -43,5 +30,41 @@ extension VerifierService {
             report = .failure(error.code, error.description)
         }
         return try reportResponse(report, endpoint: "mdoc", started: started)
+    }
+
+    /// `readerPrivateKey`: a PEM private key, or the raw scalar as hex or base64. `hex:` or `base64:` says which;
+    /// without a prefix, text of only hex digits as long as a P-256, P-384 or P-521 scalar in hex (64, 96, 132
+    /// characters) is hex, anything else base64. (64 hex digits are also valid base64, of 48 bytes: a P-256 key in
+    /// hex must not be taken for a P-384 one.)
+    static func readerKey(_ text: String) throws(ServiceProblem) -> ReaderKey {
+        let invalid = { (reason: String) in
+            ServiceProblem(.badRequest, "INVALID_READER_KEY", "\"readerPrivateKey\" \(reason)")
+        }
+        do {
+            if text.contains("-----BEGIN") { return try ReaderKey(pem: text) }
+        } catch {
+            throw invalid("is not a PEM P-256, P-384 or P-521 private key")
+        }
+        let scalar: [UInt8]
+        if text.hasPrefix("hex:") {
+            guard let bytes = [UInt8](hexString: String(text.dropFirst(4))) else { throw invalid("is not hex after \"hex:\"") }
+            scalar = bytes
+        } else if text.hasPrefix("base64:") {
+            guard let bytes = Base64Input.decode(String(text.dropFirst(7))) else { throw invalid("is not base64 after \"base64:\"") }
+            scalar = bytes
+        } else if [64, 96, 132].contains(text.utf8.count), let bytes = [UInt8](hexString: text) {
+            scalar = bytes
+        } else if let bytes = Base64Input.decode(text) {
+            scalar = bytes
+        } else {
+            throw invalid("is neither a PEM key nor a raw scalar in hex or base64 (prefix it with hex: or base64: to say which)")
+        }
+        do {
+            return try ReaderKey(rawScalar: scalar)
+        } catch {
+            throw invalid([32, 48, 66].contains(scalar.count)
+                ? "is not a valid private scalar of its curve (\(scalar.count) bytes)"
+                : "is \(scalar.count) bytes, not a P-256 (32), P-384 (48) or P-521 (66) private scalar")
+        }
     }
 }

@@ -18,6 +18,8 @@ public final class TrustStoreManager: Sendable {
     public let shared: (any SharedTrustSet)?
     private let current: Mutex<TrustSnapshot>
     private let writer = Mutex(())
+    /// Where directory changes run (see ``change``).
+    private let directoryWrites = DispatchQueue(label: "verifierd.trust-directory-writes")
     private let lastSignature: Mutex<String>
     /// Why the directory did not load the last time it was read; nil when it did.
     private let loadProblem = Mutex<String?>(nil)
@@ -282,7 +284,25 @@ public final class TrustStoreManager: Sendable {
             record(actor: actor, action: action, requestID: requestID, snapshot: snapshot, fingerprints: fingerprints)
             return (result.previous, snapshot)
         }
-        return try writer.withLock { _ throws(TrustChangeError) in
+        // The directory write blocks (flock, fsync of every file): it runs on a queue of its own, never on the
+        // cooperative pool, where two writers would take both threads of a 2-core machine from the verifications.
+        let outcome = await withCheckedContinuation { continuation in
+            directoryWrites.async {
+                continuation.resume(returning: Result { () throws(TrustChangeError) in
+                    try self.changeDirectory(actor: actor, action: action, requestID: requestID,
+                                             fingerprints: fingerprints, transform)
+                })
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// The directory half of ``change``: read, transform and write under the exclusive lock, then swap.
+    private func changeDirectory(actor: String, action: String, requestID: String?, fingerprints: [String],
+                                 _ transform: (TrustSet) throws(TrustChangeError) -> TrustSet)
+        throws(TrustChangeError) -> (previous: TrustSet, snapshot: TrustSnapshot)
+    {
+        try writer.withLock { _ throws(TrustChangeError) in
             var previous = TrustSet(anchors: [])
             let updated: TrustSet
             do throws(TrustDirectoryUpdateError<TrustChangeError>) {
