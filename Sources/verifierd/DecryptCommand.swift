@@ -23,14 +23,14 @@ struct DecryptCommand: AsyncParsableCommand {
     var nonce: String?
     @Option(help: "Verification time (RFC 3339); default now.") var at: String?
 
+    func validate() throws {
+        if let at, TDate.parse(at) == nil { throw ValidationError("--at is not an RFC 3339 date-time") }
+    }
+
     func run() async throws {
         let configuration = ServiceLoading.configuration(options)
         guard let apple = configuration.apple else { throw ValidationError("the configuration has no apple section") }
-        var time = Date()
-        if let at {
-            guard let parsed = TDate.parse(at) else { throw ValidationError("--at is not an RFC 3339 date-time") }
-            time = parsed
-        }
+        let time = at.flatMap(TDate.parse) ?? Date()
         let input: (envelope: [UInt8], nonce: [UInt8])
         do {
             input = try Self.readInput(envelope: envelope, nonce: nonce)

@@ -20,6 +20,13 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
+        if let host {
+            do {
+                _ = try ConfigurationLoader.checkedHost(host, key: "--host")
+            } catch {
+                throw ValidationError("--host \(error.reason)")
+            }
+        }
     }
 
     func run() async throws {
@@ -30,13 +37,7 @@ struct Serve: AsyncParsableCommand {
             ServiceLoading.fail(ConfigurationError(key: "server.port", "is required to serve (the port to listen on; 0 picks "
                 + "a free one), or pass --port"))
         }
-        if let host {
-            do {
-                configuration.server.host = try ConfigurationLoader.checkedHost(host, key: "--host")
-            } catch {
-                throw ValidationError(error.reason)
-            }
-        }
+        if let host { configuration.server.host = host }  // checked by validate()
         let logger = ServiceLoading.logger()
         let service = await ServiceLoading.service(configuration, logger: logger)
         if configuration.verification.allowVerificationTimeOverride {

@@ -15,13 +15,13 @@ struct StatusCommand: AsyncParsableCommand {
         @Option(help: "Index in a Token Status List.") var idx: UInt64?
         @Option(help: "Identifier (hex) in an identifier list.") var id: String?
 
-        func run() async throws {
+        func validate() throws {
             guard (idx == nil) != (id == nil) else { throw ValidationError("give exactly one of --idx or --id") }
-            var identifier: [UInt8]?
-            if let id {
-                guard let bytes = [UInt8](hexString: id) else { throw ValidationError("--id is not hex") }
-                identifier = bytes
-            }
+            if let id, [UInt8](hexString: id) == nil { throw ValidationError("--id is not hex") }
+        }
+
+        func run() async throws {
+            let identifier = id.flatMap { [UInt8](hexString: $0) }
             let configuration = ServiceLoading.configuration(options)
             let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
             let (valid, text) = await service.checkStatus(uri: uri, index: idx, identifier: identifier)

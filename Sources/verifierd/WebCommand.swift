@@ -26,17 +26,18 @@ struct WebDecrypt: AsyncParsableCommand {
     @Option(help: "The answer string (base64url).") var response: String
     @Option(help: "Verification time (RFC 3339); default now.") var at: String?
 
+    func validate() throws {
+        guard SerializedOrigin(origin) != nil else {
+            throw ValidationError("--origin is not a serialized origin (scheme://host[:port], lower case, no trailing slash)")
+        }
+        if let at, TDate.parse(at) == nil { throw ValidationError("--at is not an RFC 3339 date-time") }
+    }
+
     func run() async throws {
         let configuration = ServiceLoading.configuration(options)
         let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
-        guard let serialized = SerializedOrigin(origin) else {
-            throw ValidationError("--origin is not a serialized origin (scheme://host[:port], lower case, no trailing slash)")
-        }
-        var time = Date()
-        if let at {
-            guard let parsed = TDate.parse(at) else { throw ValidationError("--at is not an RFC 3339 date-time") }
-            time = parsed
-        }
+        guard let serialized = SerializedOrigin(origin) else { throw ValidationError("--origin is not a serialized origin") }
+        let time = at.flatMap(TDate.parse) ?? Date()
         let text = try Self.value(response)
         let report = await service.verifyWebResponse(text, encryptionInfo: try Self.value(encryptionInfo), origin: serialized,
                                                      recipientKey: try Self.recipientKey(file: key), at: time)

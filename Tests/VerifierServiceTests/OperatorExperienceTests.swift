@@ -68,7 +68,12 @@ struct OperatorExperienceTests {
         let version = try CommandLineTests.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("verifierd "))
         let badHost = try CommandLineTests.run(["serve", "--host", "example.com", "--port", "0"])
-        #expect(badHost.status != 0 && badHost.error.contains("address literal"), "\(badHost.error)")
+        #expect(badHost.status == 64 && badHost.error.contains("address literal"), "\(badHost.error)")
+        // A validation error prints the usage of the command that refused it, not the top-level one.
+        #expect(badHost.error.contains("Usage: verifierd serve"), "\(badHost.error)")
+        let badID = try CommandLineTests.run(["status", "check", "--uri", "https://x.example/l", "--id", "zz"])
+        #expect(badID.status == 64 && badID.error.contains("--id is not hex") && badID.error.contains("Usage: verifierd status check"),
+                "\(badID.error)")
         let serve = try ServeProcess(config: Fixtures.repositoryRoot.appendingPathComponent("config/verifierd.json"),
                                      arguments: ["--port", "0", "--host", "127.0.0.1"])
         let port = try serve.port()
