@@ -52,6 +52,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from pathlib import Path
 
 UNTRUSTED = "ISSUER_CERTIFICATE_UNTRUSTED"
 VERIFY_PATH = "/v1/mdoc/verify"
@@ -89,33 +90,18 @@ def fingerprints_of(value) -> list[str]:
 
 
 def throwaway_iacas(count: int) -> list[bytes]:
-    """Self-signed P-256 IACAs (PEM), valid from yesterday for 20 years. TEST-ONLY."""
-    try:
-        from cryptography import x509
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.x509.oid import NameOID
-    except ImportError:
-        raise SystemExit("the throwaway IACAs need the Python `cryptography` package (pip install cryptography)")
+    """P-256 IACAs (PEM) from the test-vector generator's PKI, valid from yesterday for 20 years. TEST-ONLY."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "TestVectors" / "generator"))
+    import generate as g  # the generator's PKI builder (keys derived from seed labels)
+
     now = datetime.datetime.now(datetime.timezone.utc)
-    pems = []
-    for index in range(count):
-        key = ec.generate_private_key(ec.SECP256R1())
-        name = x509.Name([x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
-                          x509.NameAttribute(NameOID.COMMON_NAME, f"rotation-under-load throwaway IACA {index}")])
-        certificate = (
-            x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=365 * 20))
-            .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False, key_encipherment=False,
-                                         data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                         crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-            .sign(key, hashes.SHA256()))
-        pems.append(certificate.public_bytes(serialization.Encoding.PEM))
-    return pems
+    stamp = lambda when: when.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    pki = g.PKI()
+    return [g.cert_pem(pki.iaca(f"rotation-{index}", f"rotation-under-load throwaway IACA {index}", "P-256",
+                                not_before=stamp(now - datetime.timedelta(days=1)),
+                                not_after=stamp(now + datetime.timedelta(days=365 * 20)),
+                                key_label=f"rotation/throwaway-{index}").cert).encode()
+            for index in range(count)]
 
 
 # -------------------------------------------------------------------------------------------------------------- load

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import SessionStore
 
@@ -19,11 +20,8 @@ public struct SessionSealingKey: Sendable {
     init(keyFileContents contents: [UInt8], source: String) throws(PostgresStoreError) {
         let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         var bytes: [UInt8]?
-        if text.count == 64, text.allSatisfy(\.isHexDigit) {
-            bytes = stride(from: 0, to: 64, by: 2).compactMap { offset -> UInt8? in
-                let start = text.index(text.startIndex, offsetBy: offset)
-                return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)
-            }
+        if text.utf8.count == 64, let hex = [UInt8](hexString: text) {
+            bytes = hex
         } else if let decoded = Data(base64Encoded: text), decoded.count == 32 {
             bytes = Array(decoded)
         } else if contents.count == 32 {

@@ -49,10 +49,9 @@ public struct TrustDirectory: Sendable {
 
     /// Creates the directory with the anchors of `seed` (a folder of PEM files, for example the committed demo
     /// anchors) when it does not exist yet, so the folder the service writes is never the committed one.
-    /// Returns whether it seeded.
+    /// Returns whether it seeded. A directory whose very first write was interrupted (a `.versions/` folder, no
+    /// `current`, no certificate) is seeded again rather than read as an empty flat set.
     @discardableResult
-    /// A directory whose very first write was interrupted (a `.versions/` folder, no `current`, no certificate) is
-    /// seeded again rather than read as an empty flat set.
     public func seedIfAbsent(from seed: URL) throws -> Bool {
         guard !FileManager.default.fileExists(atPath: url.path) || firstWriteWasInterrupted else { return false }
         let set = try TrustAnchorDirectory.load(from: seed)

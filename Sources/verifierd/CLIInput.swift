@@ -22,22 +22,11 @@ enum CLIInput {
     /// else base64 (standard or URL-safe, padding optional), as the HTTP API takes them.
     static func bytes(_ text: String, option: String) throws -> [UInt8] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("hex:") {
-            guard let bytes = [UInt8](hexString: String(trimmed.dropFirst(4))) else {
-                throw ValidationError("\(option) is not hex after \"hex:\"")
-            }
-            return bytes
+        guard !trimmed.isEmpty else { throw ValidationError("\(option) \(BinaryText.Failure.neither.reason)") }
+        do throws(BinaryText.Failure) {
+            return try BinaryText.decode(trimmed, unprefixedHex: { _ in true })
+        } catch {
+            throw ValidationError("\(option) \(error.reason)")
         }
-        if trimmed.hasPrefix("base64:") {
-            guard let bytes = Base64Input.decode(String(trimmed.dropFirst(7))) else {
-                throw ValidationError("\(option) is not base64 after \"base64:\"")
-            }
-            return bytes
-        }
-        if let hex = [UInt8](hexString: trimmed) { return hex }
-        guard !trimmed.isEmpty, let bytes = Base64Input.decode(trimmed) else {
-            throw ValidationError("\(option) is neither hex nor base64 (prefix it with hex: or base64: to say which)")
-        }
-        return bytes
     }
 }

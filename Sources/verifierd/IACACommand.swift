@@ -60,10 +60,10 @@ struct IACACommand: AsyncParsableCommand {
             let anchors: [TrustAnchor]
             do {
                 anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
-                                                         allowExpired: allowExpired, now: Date())
+                                                         allowExpired: allowExpired, now: Date(),
+                                                         allowExpiredHint: "pass --allow-expired")
             } catch {
-                throw ValidationError(error.description.replacingOccurrences(
-                    of: "allow expired anchors to trust it anyway", with: "pass --allow-expired to trust it anyway"))
+                throw ValidationError(error.description)
             }
             _ = try await IACACommand.manager(options).add(anchors, actor: "cli")
             for anchor in anchors { print("added \(IACACommand.describe(anchor))") }

@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: ConfigOption
     @Option(help: "Listen on this port instead of server.port (0 for any free port).") var port: Int?
-    @Option(help: "Listen on this address instead of server.host (an IP address, or localhost).") var host: String?
+    @Option(help: "Listen on this address instead of server.host (an IPv4 or IPv6 address literal).") var host: String?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Encodings
 import Foundation
 import VerifierService
 

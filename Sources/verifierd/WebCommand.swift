@@ -1,5 +1,6 @@
 import ArgumentParser
 import Crypto
+import Encodings
 import Foundation
 import MDoc
 import VerifierService

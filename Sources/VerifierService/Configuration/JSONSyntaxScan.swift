@@ -1,3 +1,5 @@
+import Encodings
+
 /// Finds where a text stops being JSON (RFC 8259), for configuration errors that give a line and column. Depth is
 /// bounded; the scan reads each byte at most once.
 enum JSONSyntaxScan {
@@ -103,7 +105,7 @@ enum JSONSyntaxScan {
                     index += 1
                     if escaped == UInt8(ascii: "u") {
                         for _ in 0..<4 {
-                            guard let hex = current, (0x30...0x39).contains(hex) || (0x41...0x46).contains(hex) || (0x61...0x66).contains(hex) else {
+                            guard let hex = current, Hex.isDigit(hex) else {
                                 throw fail("\\u needs four hex digits")
                             }
                             index += 1

@@ -1,4 +1,5 @@
 import AppleWallet
+import Encodings
 import Foundation
 import HTTPServer
 import MDoc
@@ -99,24 +100,5 @@ extension VerifierService {
             ]))
         }
         return .json(.object([("transcripts", .array(transcripts))]))
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Parses hex (either case); nil for empty input, odd lengths or other characters.
-    public init?(hexString: String) {
-        let utf8 = Array(hexString.utf8)
-        guard !utf8.isEmpty, utf8.count % 2 == 0,
-              utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) })
-        else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let byte = UInt8(String(decoding: utf8[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-            index += 2
-        }
-        self = bytes
     }
 }

@@ -46,18 +46,12 @@ extension VerifierService {
             throw invalid("is not a PEM P-256, P-384 or P-521 private key")
         }
         let scalar: [UInt8]
-        if text.hasPrefix("hex:") {
-            guard let bytes = [UInt8](hexString: String(text.dropFirst(4))) else { throw invalid("is not hex after \"hex:\"") }
-            scalar = bytes
-        } else if text.hasPrefix("base64:") {
-            guard let bytes = Base64Input.decode(String(text.dropFirst(7))) else { throw invalid("is not base64 after \"base64:\"") }
-            scalar = bytes
-        } else if [64, 96, 132].contains(text.utf8.count), let bytes = [UInt8](hexString: text) {
-            scalar = bytes
-        } else if let bytes = Base64Input.decode(text) {
-            scalar = bytes
-        } else {
+        do throws(BinaryText.Failure) {
+            scalar = try BinaryText.decode(text, unprefixedHex: { [64, 96, 132].contains($0) })
+        } catch .neither {
             throw invalid("is neither a PEM key nor a raw scalar in hex or base64 (prefix it with hex: or base64: to say which)")
+        } catch {
+            throw invalid(error.reason)
         }
         do {
             return try ReaderKey(rawScalar: scalar)

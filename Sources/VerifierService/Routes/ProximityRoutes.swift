@@ -1,5 +1,6 @@
 import CBOR
 import Crypto
+import Encodings
 import Foundation
 import HTTPServer
 import MDoc

@@ -145,8 +145,10 @@ public final class TrustStoreManager: Sendable {
     }
 
     /// Validates certificates as IACAs (CA, keyCertSign, and unless allowed, not expired at `now`), scoped to
-    /// `docTypes` when given. The same certificate twice is refused.
-    public static func validate(_ certificates: [[UInt8]], docTypes: [String]? = nil, allowExpired: Bool, now: Date)
+    /// `docTypes` when given. The same certificate twice is refused. `allowExpiredHint` says, in the caller's terms,
+    /// how to trust an expired one anyway (the CLI's flag, the API's query parameter).
+    public static func validate(_ certificates: [[UInt8]], docTypes: [String]? = nil, allowExpired: Bool, now: Date,
+                                allowExpiredHint: String = "allow expired anchors")
         throws(TrustChangeError) -> [TrustAnchor]
     {
         guard !certificates.isEmpty else { throw .invalid("no certificate in the request") }
@@ -160,7 +162,7 @@ public final class TrustStoreManager: Sendable {
             }
             if !allowExpired && !anchor.isValid(at: now) {
                 throw .invalid("\(anchor.subject) is not valid now (\(RFC3339Timestamp.string(anchor.notBefore)) to "
-                               + "\(RFC3339Timestamp.string(anchor.notAfter))); allow expired anchors to trust it anyway")
+                               + "\(RFC3339Timestamp.string(anchor.notAfter))); \(allowExpiredHint) to trust it anyway")
             }
             anchors.append(anchor)
         }
