@@ -6,13 +6,17 @@ import TestSupport
 
 /// The operator's edges: exit codes scripts can rely on, messages that name the file, the variable or the key,
 /// the same encodings as the HTTP API, and no surprising defaults.
-struct OperatorExperienceTests {
+final class OperatorExperienceTests: @unchecked Sendable {
     static let demo = Fixtures.testVectors.appendingPathComponent("demo")
     static let nonceHex = "6d0527da0a34bb404e8a4d43014d552463ae27907d46ac7e018dea853f78ff28"
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-operator-\(UUID().uuidString.prefix(8))")
 
     init() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func decryptExitCodesAndEncodings() throws {
