@@ -31,27 +31,29 @@ public struct CBORDecoder: Sendable {
             throw CBORDecodingError(.inputTooLarge(limit: limits.maxInputBytes), at: bytes.startIndex)
         }
         var parser = Parser(input: bytes, limits: limits)
-        let item = try parser.readItem(depth: 0)
-        return (item, parser.position)
+        try parser.readItem(depth: 0)
+        let tree = CBORTree(input: bytes, nodes: parser.nodes, joined: parser.joined)
+        return (CBORItem(tree: tree, index: 0), parser.position)
     }
 }
 
-/// The decoding state: a cursor over borrowed bytes.
+/// The decoding state: a cursor over borrowed bytes, appending one node per data item.
 private struct Parser {
-    /// The most elements reserved up front for an array or map, whatever count it declares: a declared count is
-    /// only checked against the bytes left, and each element takes far more memory than one byte of input, so
-    /// containers grow as their items actually decode.
-    static let initialContainerCapacity: UInt64 = 16
+    typealias Node = CBORTree.Node
 
     let input: ArraySlice<UInt8>
     let limits: CBORDecodingLimits
     var position: Int
     var itemCount = 0
+    var nodes: [Node] = []
+    var joined: [UInt8] = []
 
     init(input: ArraySlice<UInt8>, limits: CBORDecodingLimits) {
         self.input = input
         self.limits = limits
         self.position = input.startIndex
+        // Most items take several bytes; the array grows as items actually decode, never by a declared count.
+        nodes.reserveCapacity(min(max(input.count / 6, 4), 1024))
     }
 
     var remaining: Int { input.endIndex - position }
@@ -91,11 +93,21 @@ private struct Parser {
         }
     }
 
-    func item(_ content: CBORItem.Content, from start: Int) -> CBORItem {
-        CBORItem(content: content, encoded: input[start..<position])
+    /// Appends a node for an item that starts at `start`; containers are finished by ``finish(_:)``.
+    mutating func append(_ kind: Node.Kind, _ argument: UInt64, from start: Int, contentStart: Int = 0,
+                         isJoined: Bool = false) -> Int {
+        nodes.append(Node(kind: kind, isJoined: isJoined, argument: argument, start: start, end: position,
+                          contentStart: contentStart, next: nodes.count + 1))
+        return nodes.count - 1
     }
 
-    mutating func readItem(depth: Int) throws(CBORDecodingError) -> CBORItem {
+    /// Closes a container node once its children are read: its bytes end here, its subtree ends at the last node.
+    mutating func finish(_ index: Int) {
+        nodes[index].end = position
+        nodes[index].next = nodes.count
+    }
+
+    mutating func readItem(depth: Int) throws(CBORDecodingError) {
         let start = position
         try countItem(at: start)
         let initial = try readByte()
@@ -111,44 +123,43 @@ private struct Parser {
         let argument = try readArgument(ai, headAt: start)
         switch major {
         case 0:
-            return item(.unsigned(argument), from: start)
+            _ = append(.unsigned, argument, from: start)
         case 1:
-            return item(.negative(argument), from: start)
+            _ = append(.negative, argument, from: start)
         case 2:
-            let bytes = try readStringBytes(length: argument)
-            return item(.bytes(bytes), from: start)
+            let contentStart = try skipStringBytes(length: argument)
+            _ = append(.bytes, argument, from: start, contentStart: contentStart)
         case 3:
-            let bytes = try readStringBytes(length: argument)
-            return item(.text(try utf8String(bytes)), from: start)
+            let contentStart = try skipStringBytes(length: argument)
+            try validateUTF8(input[contentStart..<position])
+            _ = append(.text, argument, from: start, contentStart: contentStart)
         case 4:
             guard argument <= UInt64(remaining) else {
                 throw CBORDecodingError(.lengthExceedsInput(declared: argument), at: start)
             }
             try enter(depth: depth + 1, at: start)
-            var elements: [CBORItem] = []
-            elements.reserveCapacity(Int(min(argument, Self.initialContainerCapacity)))
+            let index = append(.array, argument, from: start)
             for _ in 0..<argument {
-                elements.append(try readItem(depth: depth + 1))
+                try readItem(depth: depth + 1)
             }
-            return item(.array(elements), from: start)
+            finish(index)
         case 5:
             guard argument <= UInt64(remaining / 2) else {
                 throw CBORDecodingError(.lengthExceedsInput(declared: argument), at: start)
             }
             try enter(depth: depth + 1, at: start)
-            var pairs: [CBORItem.Pair] = []
-            pairs.reserveCapacity(Int(min(argument, Self.initialContainerCapacity)))
+            let index = append(.map, argument, from: start)
             for _ in 0..<argument {
-                let key = try readItem(depth: depth + 1)
-                let value = try readItem(depth: depth + 1)
-                pairs.append(CBORItem.Pair(key: key, value: value))
+                try readItem(depth: depth + 1)
+                try readItem(depth: depth + 1)
             }
-            try checkUniqueKeys(pairs)
-            return item(.map(pairs), from: start)
+            finish(index)
+            try checkUniqueKeys(ofMapAt: index)
         default:  // 6: tag
             try enter(depth: depth + 1, at: start)
-            let content = try readItem(depth: depth + 1)
-            return item(.tagged(argument, content), from: start)
+            let index = append(.tagged, argument, from: start)
+            try readItem(depth: depth + 1)
+            finish(index)
         }
     }
 
@@ -158,49 +169,49 @@ private struct Parser {
         }
     }
 
-    mutating func readStringBytes(length: UInt64) throws(CBORDecodingError) -> ArraySlice<UInt8> {
+    /// Moves past a string's content after checking it fits; returns where the content starts.
+    mutating func skipStringBytes(length: UInt64) throws(CBORDecodingError) -> Int {
         guard length <= UInt64(remaining) else {
             throw CBORDecodingError(.lengthExceedsInput(declared: length), at: position)
         }
-        let end = position + Int(length)
-        defer { position = end }
-        return input[position..<end]
+        let contentStart = position
+        position += Int(length)
+        return contentStart
     }
 
-    func utf8String(_ bytes: ArraySlice<UInt8>) throws(CBORDecodingError) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }  // ASCII is valid UTF-8
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+    func validateUTF8(_ bytes: ArraySlice<UInt8>) throws(CBORDecodingError) {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return }  // ASCII is valid UTF-8
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw CBORDecodingError(.invalidUTF8, at: bytes.startIndex)
         }
-        return string
     }
 
-    mutating func readSimpleOrFloat(_ ai: UInt8, start: Int) throws(CBORDecodingError) -> CBORItem {
+    mutating func readSimpleOrFloat(_ ai: UInt8, start: Int) throws(CBORDecodingError) {
         switch ai {
-        case 20: return item(.bool(false), from: start)
-        case 21: return item(.bool(true), from: start)
-        case 22: return item(.null, from: start)
-        case 23: return item(.undefined, from: start)
-        case 0...19: return item(.simple(ai), from: start)
+        case 20: _ = append(.bool, 0, from: start)
+        case 21: _ = append(.bool, 1, from: start)
+        case 22: _ = append(.null, 0, from: start)
+        case 23: _ = append(.undefined, 0, from: start)
+        case 0...19: _ = append(.simple, UInt64(ai), from: start)
         case 24:
             let value = UInt8(try readUInt(byteCount: 1))
             guard value >= 32 else { throw CBORDecodingError(.invalidSimpleValue(value), at: start) }
-            return item(.simple(value), from: start)
+            _ = append(.simple, UInt64(value), from: start)
         case 25:
             let bits = UInt16(try readUInt(byteCount: 2))
-            return item(.float(HalfFloat.double(fromBits: bits)), from: start)
+            _ = append(.float, HalfFloat.double(fromBits: bits).bitPattern, from: start)
         case 26:
             let bits = UInt32(try readUInt(byteCount: 4))
-            return item(.float(Double(Float(bitPattern: bits))), from: start)
+            _ = append(.float, Double(Float(bitPattern: bits)).bitPattern, from: start)
         case 27:
             let bits = try readUInt(byteCount: 8)
-            return item(.float(Double(bitPattern: bits)), from: start)
+            _ = append(.float, bits, from: start)
         default:
             throw CBORDecodingError(.reservedAdditionalInfo(ai), at: start)
         }
     }
 
-    mutating func readIndefinite(major: UInt8, start: Int, depth: Int) throws(CBORDecodingError) -> CBORItem {
+    mutating func readIndefinite(major: UInt8, start: Int, depth: Int) throws(CBORDecodingError) {
         switch major {
         case 0, 1, 6:
             throw CBORDecodingError(.invalidIndefiniteLength(majorType: major), at: start)
@@ -214,7 +225,7 @@ private struct Parser {
         }
         switch major {
         case 2, 3:
-            var joined: [UInt8] = []
+            let contentStart = joined.count
             while true {
                 let chunkStart = position
                 let head = try readByte()
@@ -224,29 +235,35 @@ private struct Parser {
                     throw CBORDecodingError(.invalidStringChunk, at: chunkStart)
                 }
                 let length = try readArgument(head & 0x1f, headAt: chunkStart)
-                let chunk = try readStringBytes(length: length)
-                if major == 3 { _ = try utf8String(chunk) }
-                joined.append(contentsOf: chunk)
+                let chunkContent = try skipStringBytes(length: length)
+                if major == 3 { try validateUTF8(input[chunkContent..<position]) }
+                joined.append(contentsOf: input[chunkContent..<position])
             }
-            if major == 2 { return item(.bytes(joined[...]), from: start) }
-            return item(.text(try utf8String(joined[...])), from: start)
+            let length = UInt64(joined.count - contentStart)
+            if major == 3 { try validateUTF8(joined[contentStart...]) }
+            _ = append(major == 2 ? .bytes : .text, length, from: start, contentStart: contentStart, isJoined: true)
         case 4:
             try enter(depth: depth + 1, at: start)
-            var elements: [CBORItem] = []
+            let index = append(.array, 0, from: start)
+            var count: UInt64 = 0
             while try !consumeBreak() {
-                elements.append(try readItem(depth: depth + 1))
+                try readItem(depth: depth + 1)
+                count += 1
             }
-            return item(.array(elements), from: start)
+            nodes[index].argument = count
+            finish(index)
         default:  // 5
             try enter(depth: depth + 1, at: start)
-            var pairs: [CBORItem.Pair] = []
+            let index = append(.map, 0, from: start)
+            var count: UInt64 = 0
             while try !consumeBreak() {
-                let key = try readItem(depth: depth + 1)
-                let value = try readItem(depth: depth + 1)
-                pairs.append(CBORItem.Pair(key: key, value: value))
+                try readItem(depth: depth + 1)
+                try readItem(depth: depth + 1)
+                count += 1
             }
-            try checkUniqueKeys(pairs)
-            return item(.map(pairs), from: start)
+            nodes[index].argument = count
+            finish(index)
+            try checkUniqueKeys(ofMapAt: index)
         }
     }
 
@@ -260,41 +277,77 @@ private struct Parser {
         return false
     }
 
-    func checkUniqueKeys(_ pairs: [CBORItem.Pair]) throws(CBORDecodingError) {
-        guard pairs.count > 1 else { return }
+    /// Node indices of a finished map's keys, in order.
+    func keyIndices(ofMapAt index: Int) -> [Int] {
+        var keys: [Int] = []
+        keys.reserveCapacity(Int(nodes[index].argument))
+        var position = index + 1
+        for _ in 0..<nodes[index].argument {
+            keys.append(position)
+            position = nodes[nodes[position].next].next
+        }
+        return keys
+    }
+
+    func encoded(_ index: Int) -> ArraySlice<UInt8> { input[nodes[index].start..<nodes[index].end] }
+
+    func checkUniqueKeys(ofMapAt index: Int) throws(CBORDecodingError) {
+        let count = Int(nodes[index].argument)
+        guard count > 1 else { return }
         // Keys in preferred definite form (nearly every real key) are equal exactly when their bytes are equal;
         // only other keys of the same major type need a comparison of values.
-        if pairs.count <= 32 {
-            for i in 1..<pairs.count {
-                let a = pairs[i].key.encoded
-                for j in 0..<i {
-                    let b = pairs[j].key.encoded
-                    guard a.first.map({ $0 >> 5 }) == b.first.map({ $0 >> 5 }) else { continue }
-                    let duplicate = Self.isPreferredScalar(a) && Self.isPreferredScalar(b)
-                        ? a.elementsEqual(b) : pairs[i].key.isSameDataItem(as: pairs[j].key)
-                    if duplicate { throw CBORDecodingError(.duplicateMapKey, at: pairs[i].key.offset) }
+        if count <= 32 {
+            let duplicate: Int? = input.withUnsafeBufferPointer { buffer in
+                let base = input.startIndex
+                func bytes(_ node: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: buffer[(nodes[node].start - base)..<(nodes[node].end - base)])
                 }
+                var i = nodes[nodes[index + 1].next].next
+                for _ in 1..<count {
+                    let a = bytes(i)
+                    var j = index + 1
+                    while j != i {
+                        let b = bytes(j)
+                        if a[0] >> 5 == b[0] >> 5 {
+                            let same = Self.isPreferredScalar(a) && Self.isPreferredScalar(b)
+                                ? a.elementsEqual(b) : sameDataItem(i, j)
+                            if same { return i }
+                        }
+                        j = nodes[nodes[j].next].next
+                    }
+                    i = nodes[nodes[i].next].next
+                }
+                return nil
+            }
+            if let duplicate { throw CBORDecodingError(.duplicateMapKey, at: nodes[duplicate].start) }
+            return
+        }
+        let keys = keyIndices(ofMapAt: index)
+        if keys.allSatisfy({ Self.isPreferredScalar(encoded($0)) }) {
+            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: keys.count)
+            for key in keys where !seen.insert(encoded(key)).inserted {
+                throw CBORDecodingError(.duplicateMapKey, at: nodes[key].start)
             }
             return
         }
-        if pairs.allSatisfy({ Self.isPreferredScalar($0.key.encoded) }) {
-            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: pairs.count)
-            for pair in pairs where !seen.insert(pair.key.encoded).inserted {
-                throw CBORDecodingError(.duplicateMapKey, at: pair.key.offset)
-            }
-            return
-        }
+        let tree = CBORTree(input: input, nodes: nodes, joined: joined)
         var seen = Set<CBOR>()
-        seen.reserveCapacity(pairs.count)
-        for pair in pairs {
-            if !seen.insert(pair.key.value).inserted {
-                throw CBORDecodingError(.duplicateMapKey, at: pair.key.offset)
-            }
+        seen.reserveCapacity(keys.count)
+        for key in keys where !seen.insert(CBORItem(tree: tree, index: key).value).inserted {
+            throw CBORDecodingError(.duplicateMapKey, at: nodes[key].start)
         }
     }
 
+    /// Whether two decoded keys are the same data item (values, not bytes).
+    func sameDataItem(_ a: Int, _ b: Int) -> Bool {
+        let tree = CBORTree(input: input, nodes: nodes, joined: joined)
+        return CBORItem(tree: tree, index: a).isSameDataItem(as: CBORItem(tree: tree, index: b))
+    }
+
     /// An integer, byte string or text string whose head is in preferred (shortest, definite) form.
-    static func isPreferredScalar(_ encoded: ArraySlice<UInt8>) -> Bool {
+    static func isPreferredScalar<Bytes: RandomAccessCollection<UInt8>>(_ encoded: Bytes) -> Bool
+        where Bytes.Index == Int
+    {
         guard let initial = encoded.first, initial >> 5 <= 3 else { return false }
         let start = encoded.startIndex
         switch initial & 0x1f {

@@ -1,66 +1,99 @@
 extension CBORItem {
     /// The unsigned integer, if the item is one.
     public var unsignedValue: UInt64? {
-        if case .unsigned(let n) = content { return n }
-        return nil
+        let node = node
+        return node.kind == .unsigned ? node.argument : nil
     }
 
     /// The integer, if the item is one that fits in `Int64`.
     public var intValue: Int64? {
-        switch content {
-        case .unsigned(let n): return n <= UInt64(Int64.max) ? Int64(n) : nil
-        case .negative(let n): return n <= UInt64(Int64.max) ? -1 - Int64(n) : nil
+        let node = node
+        switch node.kind {
+        case .unsigned: return node.argument <= UInt64(Int64.max) ? Int64(node.argument) : nil
+        case .negative: return node.argument <= UInt64(Int64.max) ? -1 - Int64(node.argument) : nil
         default: return nil
         }
     }
 
     public var textValue: String? {
-        if case .text(let s) = content { return s }
-        return nil
+        let node = node
+        guard node.kind == .text else { return nil }
+        return String(decoding: tree.content(of: node), as: UTF8.self)
+    }
+
+    /// Whether the item is the text string `text` (compares bytes; makes no string).
+    public func isText(_ text: String) -> Bool {
+        let node = node
+        guard node.kind == .text, Int(node.argument) == text.utf8.count else { return false }
+        var text = text
+        return text.withUTF8 { key in
+            tree.content(of: node).withUnsafeBufferPointer { bytes in
+                for i in 0..<key.count where key[i] != bytes[i] { return false }
+                return true
+            }
+        }
     }
 
     /// The byte string's content, as a slice of the decoder's input.
     public var bytesValue: ArraySlice<UInt8>? {
-        if case .bytes(let b) = content { return b }
-        return nil
+        let node = node
+        return node.kind == .bytes ? tree.content(of: node) : nil
     }
 
+    /// The array's elements (materialized on each call).
     public var arrayValue: [CBORItem]? {
-        if case .array(let a) = content { return a }
-        return nil
+        node.kind == .array ? Array(children) : nil
     }
 
+    /// The map's entries in the order received (materialized on each call).
     public var mapValue: [Pair]? {
-        if case .map(let m) = content { return m }
-        return nil
+        node.kind == .map ? pairs : nil
     }
+
+    /// The number of elements of an array or entries of a map; nil for anything else.
+    public var elementCount: Int? {
+        let node = node
+        return node.kind == .array || node.kind == .map ? Int(node.argument) : nil
+    }
+
+    /// Whether the item is a map (without materializing its entries).
+    public var isMap: Bool { node.kind == .map }
+
+    /// Whether the item is an array (without materializing its elements).
+    public var isArray: Bool { node.kind == .array }
 
     public var boolValue: Bool? {
-        if case .bool(let b) = content { return b }
-        return nil
+        let node = node
+        return node.kind == .bool ? node.argument != 0 : nil
     }
 
-    public var isNull: Bool {
-        if case .null = content { return true }
-        return false
-    }
+    public var isNull: Bool { node.kind == .null }
 
     /// The tag number and tagged item, if the item is a tag.
     public var tagged: (tag: UInt64, item: CBORItem)? {
-        if case .tagged(let tag, let item) = content { return (tag, item) }
-        return nil
+        let node = node
+        guard node.kind == .tagged else { return nil }
+        return (node.argument, CBORItem(tree: tree, index: index + 1))
     }
 
     /// The value of the map entry whose key is the text `key`.
     public subscript(key: String) -> CBORItem? {
-        guard case .map(let pairs) = content else { return nil }
-        return pairs.first { $0.key.textValue == key }?.value
+        value { $0.isText(key) }
     }
 
     /// The value of the map entry whose key is the integer `key`.
     public subscript(intKey key: Int64) -> CBORItem? {
-        guard case .map(let pairs) = content else { return nil }
-        return pairs.first { $0.key.intValue == key }?.value
+        value { $0.intValue == key }
+    }
+
+    /// The value of the first map entry whose key matches, walking the entries in place.
+    func value(where matches: (CBORItem) -> Bool) -> CBORItem? {
+        guard node.kind == .map else { return nil }
+        var iterator = children.makeIterator()
+        while let key = iterator.next(), let value = iterator.next() {
+            if matches(key) { return value }
+        }
+        return nil
     }
 
     /// The kind with an indefinite article ("an integer", "a map"), for error messages.
@@ -71,13 +104,14 @@ extension CBORItem {
 
     /// A short name of the item's major kind, for error messages.
     public var kindDescription: String {
-        switch content {
+        let node = node
+        switch node.kind {
         case .unsigned, .negative: return "integer"
         case .bytes: return "byte string"
         case .text: return "text string"
         case .array: return "array"
         case .map: return "map"
-        case .tagged(let tag, _): return "tag \(tag)"
+        case .tagged: return "tag \(node.argument)"
         case .simple: return "simple value"
         case .bool: return "boolean"
         case .null: return "null"

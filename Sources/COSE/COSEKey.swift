@@ -13,7 +13,7 @@ public struct COSEKey: Sendable {
     /// Reads an EC2 key; rejects other key types, unknown curves, coordinates of the wrong length and points
     /// that are not on the curve.
     public init(item: CBORItem) throws(COSEError) {
-        guard item.mapValue != nil else { throw .keyInvalid("not a map") }
+        guard item.isMap else { throw .keyInvalid("not a map") }
         guard let kty = item[intKey: 1]?.intValue else { throw .keyInvalid("kty missing") }
         guard kty == Self.keyTypeEC2 else { throw .keyInvalid("kty \(kty) is not EC2") }
         guard let crvID = item[intKey: -1]?.intValue else { throw .keyInvalid("crv missing") }

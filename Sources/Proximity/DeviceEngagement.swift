@@ -77,7 +77,7 @@ public struct DeviceEngagement: Sendable {
             }
             for method in list {
                 guard let parts = method.arrayValue, parts.count >= 3, let type = parts[0].unsignedValue,
-                      parts[1].unsignedValue != nil, parts[2].mapValue != nil
+                      parts[1].unsignedValue != nil, parts[2].isMap
                 else { throw Self.invalid("a DeviceRetrievalMethod is not [type, version, options]") }
                 methods.append(type)
             }

@@ -67,7 +67,7 @@ public struct StatusListTokenVerifier: Sendable {
         guard let payload = sign1.payload else { throw StatusListError("the token has no payload") }
         let claims: CBORItem
         do { claims = try decoder.decode(payload) } catch { throw StatusListError("claims are not CBOR: \(error)") }
-        guard claims.mapValue != nil else { throw StatusListError("claims are not a map") }
+        guard claims.isMap else { throw StatusListError("claims are not a map") }
         guard claims[intKey: Self.subClaim]?.textValue == uri else { throw StatusListError("sub does not equal the URI in the MSO") }
         guard let iat = claims[intKey: Self.iatClaim]?.intValue else { throw StatusListError("iat is missing") }
         let exp = claims[intKey: Self.expClaim]?.intValue
@@ -77,7 +77,7 @@ public struct StatusListTokenVerifier: Sendable {
         let content: VerifiedStatusList.Content
         switch kind {
         case .statusList:
-            guard let list = claims[intKey: Self.statusListClaim], list.mapValue != nil else {
+            guard let list = claims[intKey: Self.statusListClaim], list.isMap else {
                 throw StatusListError("status_list claim (65533) is missing")
             }
             guard let bits = Self.bits(list["bits"]) else { throw StatusListError("bits is not 1, 2, 4 or 8") }

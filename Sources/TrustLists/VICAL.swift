@@ -24,7 +24,7 @@ public struct VICAL: Sendable {
         } catch {
             throw VICALError(.malformed, "the payload is not CBOR: \(error)")
         }
-        guard item.mapValue != nil else { throw VICALError(.malformed, "the payload is \(item.kindWithArticle), not a map") }
+        guard item.isMap else { throw VICALError(.malformed, "the payload is \(item.kindWithArticle), not a map") }
         func text(_ key: String) throws(VICALError) -> String {
             guard let value = item[key]?.textValue else { throw VICALError(.malformed, "\"\(key)\" is missing or not text") }
             return value
@@ -79,7 +79,7 @@ public struct VICALEntry: Sendable {
     struct Malformed: Error { let detail: String }
 
     static func parse(_ item: CBORItem, index: Int) -> Result<VICALEntry, Malformed> {
-        guard item.mapValue != nil else { return .failure(Malformed(detail: "is \(item.kindWithArticle), not a map")) }
+        guard item.isMap else { return .failure(Malformed(detail: "is \(item.kindWithArticle), not a map")) }
         guard let certificate = item["certificate"]?.bytesValue, !certificate.isEmpty else {
             return .failure(Malformed(detail: "\"certificate\" is missing or not a byte string"))
         }

@@ -10,7 +10,8 @@ extension HTTPServerTests {
             #expect(listed.contains("GET /items/:id"))
             #expect(listed.contains("PUT /items/:id"))
             #expect(listed.contains("POST /echo"))
-            #expect(listed.count == 9)
+            #expect(listed.contains("GET /staged"))
+            #expect(listed.count == 10)
         }
 
         @Test func problemJSONIsEscaped() {

@@ -6,7 +6,7 @@ struct StructureReader {
     let name: String
 
     init(_ item: CBORItem, _ name: String) throws(MDocDecodingError) {
-        guard item.mapValue != nil else {
+        guard item.isMap else {
             throw MDocDecodingError("\(name) is \(item.kindWithArticle), expected a map", offset: item.offset)
         }
         self.item = item
