@@ -23,15 +23,8 @@ extension CBORItem {
 
     /// Whether the item is the text string `text` (compares bytes; makes no string).
     public func isText(_ text: String) -> Bool {
-        let node = node
-        guard node.kind == .text, Int(node.argument) == text.utf8.count else { return false }
         var text = text
-        return text.withUTF8 { key in
-            tree.content(of: node).withUnsafeBufferPointer { bytes in
-                for i in 0..<key.count where key[i] != bytes[i] { return false }
-                return true
-            }
-        }
+        return text.withUTF8 { tree.isText(node, $0) }
     }
 
     /// The byte string's content, as a slice of the decoder's input.
@@ -76,24 +69,23 @@ extension CBORItem {
         return (node.argument, CBORItem(tree: tree, index: index + 1))
     }
 
-    /// The value of the map entry whose key is the text `key`.
+    /// The value of the map entry whose key is the text `key` (compares bytes; makes no string).
     public subscript(key: String) -> CBORItem? {
-        value { $0.isText(key) }
+        var key = key
+        let found = key.withUTF8 { utf8 in tree.valueIndex(inMapAt: index) { tree.isText($0, utf8) } }
+        return found.map { CBORItem(tree: tree, index: $0) }
     }
 
     /// The value of the map entry whose key is the integer `key`.
     public subscript(intKey key: Int64) -> CBORItem? {
-        value { $0.intValue == key }
-    }
-
-    /// The value of the first map entry whose key matches, walking the entries in place.
-    func value(where matches: (CBORItem) -> Bool) -> CBORItem? {
-        guard node.kind == .map else { return nil }
-        var iterator = children.makeIterator()
-        while let key = iterator.next(), let value = iterator.next() {
-            if matches(key) { return value }
+        let found = tree.valueIndex(inMapAt: index) { node in
+            switch node.kind {
+            case .unsigned: return key >= 0 && node.argument == UInt64(key)
+            case .negative: return key < 0 && node.argument == UInt64(-1 - key)
+            default: return false
+            }
         }
-        return nil
+        return found.map { CBORItem(tree: tree, index: $0) }
     }
 
     /// The kind with an indefinite article ("an integer", "a map"), for error messages.

@@ -42,4 +42,31 @@ final class CBORTree: Sendable {
         let end = node.contentStart + Int(node.argument)
         return node.isJoined ? joined[node.contentStart..<end] : input[node.contentStart..<end]
     }
+
+    /// The node index of the value whose key `matches` in the map at `index`, walking the entries in place;
+    /// nil when the node is not a map or no key matches.
+    func valueIndex(inMapAt index: Int, where matches: (Node) -> Bool) -> Int? {
+        nodes.withUnsafeBufferPointer { nodes in
+            let map = nodes[index]
+            guard map.kind == .map else { return nil }
+            var position = index + 1
+            for _ in 0..<map.argument {
+                let key = nodes[position]
+                if matches(key) { return key.next }
+                position = nodes[key.next].next
+            }
+            return nil
+        }
+    }
+
+    /// Whether a text node's content is exactly `text`'s UTF-8.
+    func isText(_ node: Node, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard node.kind == .text, Int(node.argument) == text.count else { return false }
+        let bytes = node.isJoined ? joined[...] : input
+        let start = node.contentStart - bytes.startIndex
+        return bytes.withUnsafeBufferPointer { buffer in
+            for i in 0..<text.count where buffer[start + i] != text[i] { return false }
+            return true
+        }
+    }
 }

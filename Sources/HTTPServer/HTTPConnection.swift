@@ -411,31 +411,18 @@ final class HTTPConnection: @unchecked Sendable {
                 remoteAddress: remoteAddress,
                 clientCertificate: clientCertificate
             )
-            let work: @Sendable () async throws -> HTTPServerResponse
-            switch handler {
-            case .immediate(let answer):
+            if case .immediate(let answer) = handler {
                 finish(answer(request), head: head, requestID: requestID, pattern: pattern, errorCode: nil,
                        bodyCount: request.body.count, started: started, isHead: isHead)
                 return
-            case .staged(let start):
-                switch start(request) {
-                case .now(let response):
-                    finish(response, head: head, requestID: requestID, pattern: pattern, errorCode: nil,
-                           bodyCount: request.body.count, started: started, isHead: isHead)
-                    return
-                case .later(let rest):
-                    work = rest
-                }
-            case .task(let handler):
-                work = { try await handler(request) }
             }
+            guard case .task(let handler) = handler else { return }
             let context = self.context
-            let bodyCount = request.body.count
             Task {
                 let response: HTTPServerResponse
                 let errorCode: HTTPServerErrorKind?
                 do {
-                    response = try await work()
+                    response = try await handler(request)
                     errorCode = nil
                 } catch {
                     response = context.problemResponse(.internalError, "the request handler failed")
@@ -443,7 +430,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
                 self.queue.async {
                     self.finish(response, head: head, requestID: requestID, pattern: pattern, errorCode: errorCode,
-                                bodyCount: bodyCount, started: started, isHead: isHead)
+                                bodyCount: request.body.count, started: started, isHead: isHead)
                 }
             }
         }

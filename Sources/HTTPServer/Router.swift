@@ -11,27 +11,12 @@ public typealias HTTPHandler = @Sendable (HTTPServerRequest) async throws -> HTT
 /// read from memory). It must be cheap and must never block.
 public typealias HTTPImmediateHandler = @Sendable (HTTPServerRequest) -> HTTPServerResponse
 
-/// A handler that starts on the connection's queue and answers there when it needs nothing it must wait for, or
-/// hands the rest of its work to a task when it does (see ``HTTPStagedAnswer``). For CPU-bound routes whose usual
-/// case awaits nothing: the request skips the hand-off to the task pool and back, two thread wake-ups.
-public typealias HTTPStagedHandler = @Sendable (HTTPServerRequest) -> HTTPStagedAnswer
-
-/// What a staged handler decided on the connection's queue.
-public enum HTTPStagedAnswer: Sendable {
-    /// The response, computed synchronously.
-    case now(HTTPServerResponse)
-    /// The rest of the work, which must await (a store, a fetch): run as a Swift task like ``HTTPHandler``.
-    case later(@Sendable () async throws -> HTTPServerResponse)
-}
-
 /// How a route answers.
 public enum HTTPRouteHandler: Sendable {
     /// As a Swift task on the global executor.
     case task(HTTPHandler)
     /// Synchronously on the connection's queue.
     case immediate(HTTPImmediateHandler)
-    /// Synchronously on the connection's queue, continuing as a task when it must await.
-    case staged(HTTPStagedHandler)
 }
 
 /// A registered route: method and path pattern.
@@ -79,12 +64,6 @@ public struct Router: Sendable {
     public mutating func addImmediate(_ method: HTTPRequest.Method, _ pattern: String,
                                       handler: @escaping HTTPImmediateHandler) {
         add(method, pattern, routeHandler: .immediate(handler))
-    }
-
-    /// Registers a staged handler (see ``HTTPStagedHandler``).
-    public mutating func addStaged(_ method: HTTPRequest.Method, _ pattern: String,
-                                   handler: @escaping HTTPStagedHandler) {
-        add(method, pattern, routeHandler: .staged(handler))
     }
 
     /// Registers an immediate `GET` handler (see ``HTTPImmediateHandler``).

@@ -150,13 +150,11 @@ public final class VerifierService: Sendable {
     /// Every route of the service.
     public func router() -> Router {
         var router = Router()
-        // Verification that must await (a session store, a status list) runs as a task. Apple verification is staged:
-        // decrypting and verifying are bounded CPU work (at most `DeviceResponse.maximumDocuments` documents, each
-        // with its limits), so they run on the connection's queue and continue as a task only to await; a health
-        // probe then waits at most for the verifications already queued on the I/O pool. Short routes (a
-        // transcript, a token, the admin list) answer at once on the connection's queue.
+        // Verification runs as a task: its cost depends on what the sender wrote, and the connection queues must stay
+        // free for health probes. Short routes whose cost does not (a transcript, a token, the admin list) answer at
+        // once on the connection's queue, without the hand-off to the task pool and back.
         router.post("/v1/apple/nonces") { [self] in await respond($0) { r throws(ServiceProblem) in try await issueAppleNonce(r) } }
-        router.addStaged(.post, "/v1/apple/verify") { [self] in appleVerify($0) }
+        router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
         router.addImmediate(.post, "/v1/apple/session-transcript") { [self] in respondNow($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
         router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
         router.post("/v1/web/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await webVerify(r) } }
@@ -320,33 +318,6 @@ public final class VerifierService: Sendable {
             options.statusEvidence = await statusResolver.evidence(for: references, trust: trust, now: now())
         }
         return verifier.verify(response, sessionTranscript: sessionTranscript, options: options)
-    }
-
-    /// What verifying needs before it can answer.
-    enum ImmediateVerification {
-        case report(VerificationReport)
-        /// Status lists named by authentic MSOs must be fetched first (``verify(_:sessionTranscript:options:trust:resolving:)``).
-        case awaitStatus(Set<StatusReferenceKey>)
-    }
-
-    /// The report at once when no status list must be fetched for it (status checking off, or no authentic MSO names
-    /// one); otherwise the references to resolve, found once.
-    func verifyWithoutWaiting(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
-                              trust: TrustSnapshot) -> ImmediateVerification {
-        let verifier = MDocVerifier(trust: trust)
-        if configuration.status.mode != .off {
-            let references = verifier.statusReferencesToResolve(response, options: options)
-            if !references.isEmpty { return .awaitStatus(references) }
-        }
-        return .report(verifier.verify(response, sessionTranscript: sessionTranscript, options: options))
-    }
-
-    /// Verifies after fetching the status evidence for `references` (found by ``verifyWithoutWaiting``).
-    func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
-                trust: TrustSnapshot, resolving references: Set<StatusReferenceKey>) async -> VerificationReport {
-        var options = options
-        options.statusEvidence = await statusResolver.evidence(for: references, trust: trust, now: now())
-        return MDocVerifier(trust: trust).verify(response, sessionTranscript: sessionTranscript, options: options)
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.

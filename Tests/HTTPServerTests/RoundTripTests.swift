@@ -27,20 +27,6 @@ extension HTTPServerTests {
             }
         }
 
-        @Test func stagedRoutesAnswerNowOrLater() async throws {
-            try await withServer { server in
-                let s = session()
-                for (query, status, body) in [("", 200, "now"), ("?later=20", 200, "later"), ("?later=0&fail=1", 500, nil)] {
-                    let url = URL(string: "http://127.0.0.1:\(server.port)/staged\(query)")!
-                    let (data, response) = try await s.data(from: url)
-                    let http = try #require(response as? HTTPURLResponse)
-                    #expect(http.statusCode == status, "\(query)")
-                    if let body { #expect(String(decoding: data, as: UTF8.self) == body) }
-                    #expect(http.value(forHTTPHeaderField: "X-Request-Id")?.count == 32)
-                }
-            }
-        }
-
         @Test func urlSessionPOSTWithContentLength() async throws {
             try await withServer { server in
                 var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/echo")!)

@@ -48,15 +48,6 @@ func testRouter() -> Router {
         return HTTPServerResponse(status: .ok, body: [UInt8](repeating: UInt8(ascii: "x"), count: n))
     }
     router.get("/request-id") { request in .text(request.requestID) }
-    // Answers on the connection's queue unless `?later=ms`, which continues as a task that sleeps first.
-    router.addStaged(.get, "/staged") { request in
-        guard let ms = request.query("later").flatMap(Int.init) else { return .now(.text("now")) }
-        return .later {
-            try await Task.sleep(for: .milliseconds(ms))
-            if request.query("fail") != nil { throw TestError.failed("staged") }
-            return .text("later")
-        }
-    }
     return router
 }
 

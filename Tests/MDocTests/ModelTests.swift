@@ -37,6 +37,31 @@ struct ModelTests {
         #expect(reason(mistyped)?.description == "DeviceResponse.version is an integer, expected a text string (offset 9)")
     }
 
+    /// One namespace, `count` items named e0, e1, ...; with `repeating`, the last item reuses the first name.
+    /// The issuerAuth is left out: the items are read first, so only a repeated name can be the complaint before it.
+    static func response(items count: Int, repeating: Bool) -> [UInt8] {
+        let encoder = CBOREncoder()
+        let items: [CBOR] = (0..<count).map { i in
+            let name = repeating && i == count - 1 ? "e0" : "e\(i)"
+            let item = encoder.encode(.map([.init("digestID", .unsigned(UInt64(i))), .init("random", .bytes([0])),
+                                            .init("elementIdentifier", .text(name)), .init("elementValue", .unsigned(1))]))
+            return .tagged(24, .bytes(item))
+        }
+        let issuerSigned = CBOR.map([.init("nameSpaces", .map([.init("org.iso.18013.5.1", .array(items))]))])
+        let document = CBOR.map([.init("docType", "org.iso.18013.5.1.mDL"), .init("issuerSigned", issuerSigned)])
+        return encoder.encode(.map([.init("version", "1.0"), .init("documents", .array([document])), .init("status", 0)]))
+    }
+
+    @Test(arguments: [2, 32, 33, 100])
+    func anElementDisclosedTwiceInANamespaceIsRefused(count: Int) {
+        func reason(_ bytes: [UInt8]) -> String? {
+            do { _ = try DeviceResponse(bytes: bytes); return nil } catch { return error.reason }
+        }
+        #expect(reason(Self.response(items: count, repeating: true)) == "org.iso.18013.5.1 discloses e0 twice")
+        // The same namespace with distinct names gets past the items and fails only for the missing issuerAuth.
+        #expect(reason(Self.response(items: count, repeating: false)) == "IssuerSigned has no \"issuerAuth\"")
+    }
+
     @Test func verifierReportsMalformedResponsesAsOneError() {
         let report = MDocVerifier(trust: .empty).verify(
             deviceResponse: [0x01, 0x02], sessionTranscript: [0x80],

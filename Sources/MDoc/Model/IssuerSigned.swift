@@ -31,12 +31,17 @@ public struct IssuerSigned: Sendable {
                                             offset: pair.value.offset, code: .deviceResponseLimitExceeded)
                 }
                 var items: [IssuerSignedItem] = []
-                var identifiers = Set<String>()
+                items.reserveCapacity(itemsArray.count)
+                // Few items (the usual case) compare directly; many go through a set.
+                var identifiers = itemsArray.count > 32 ? Set<String>(minimumCapacity: itemsArray.count) : nil
                 for element in itemsArray {
                     let item = try IssuerSignedItem(element, decoder: decoder)
                     // One element, one value: a second item with the same identifier would make the disclosure
                     // ambiguous (which one did the relying party get?).
-                    guard identifiers.insert(item.elementIdentifier).inserted else {
+                    let repeated = identifiers == nil
+                        ? items.contains { $0.elementIdentifier == item.elementIdentifier }
+                        : identifiers?.insert(item.elementIdentifier).inserted == false
+                    guard !repeated else {
                         throw MDocDecodingError("\(nameSpace) discloses \(item.elementIdentifier) twice", offset: element.offset)
                     }
                     items.append(item)

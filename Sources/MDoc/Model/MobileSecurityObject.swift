@@ -34,6 +34,7 @@ public struct MobileSecurityObject: Sendable {
                 throw MDocDecodingError("valueDigests entry is not tstr => map", offset: pair.key.offset)
             }
             var byID: [UInt64: ArraySlice<UInt8>] = [:]
+            byID.reserveCapacity(entries.count)
             digestCount += entries.count
             guard digestCount <= Self.maximumDigests else {
                 throw MDocDecodingError("the MSO holds more than \(Self.maximumDigests) value digests", offset: pair.key.offset,

@@ -42,53 +42,20 @@ extension VerifierService {
         return (merchant, team)
     }
 
-    /// `POST /v1/apple/verify`, staged: decrypts and verifies on the connection's queue, and continues as a task
-    /// only when it must await (an issued nonce to consume, a status list named by an authentic MSO).
-    func appleVerify(_ request: HTTPServerRequest) -> HTTPStagedAnswer {
+    func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
-        do throws(ServiceProblem) {
-            let apple = try configured(configuration.apple, "apple")
-            let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
-            let envelope = try RequestDecoding.base64(body.encryptedData, field: "encryptedData")
-            let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
-            let time = try RequestDecoding.verificationTime(
-                body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
-            let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
-            if apple.requireIssuedNonce {
-                return .later { [self] in
-                    await respond(request) { _ throws(ServiceProblem) in
-                        try await consumeAppleNonce(nonce, merchantId: ids.merchantId, teamId: ids.teamId)
-                        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId,
-                                                             teamId: ids.teamId, at: time)
-                        return try reportResponse(report, endpoint: "apple", started: started)
-                    }
-                }
-            }
-            let opened: AppleIdentityVerifier.Opened
-            do throws(AppleWalletError) {
-                opened = try AppleIdentityVerifier(keys: merchantKeys).open(
-                    envelope: envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId)
-            } catch {
-                return .now(try reportResponse(.failure(error.code, error.detail), endpoint: "apple", started: started))
-            }
-            let options = verificationOptions(at: time)
-            let trust = trustStore.snapshot
-            switch verifyWithoutWaiting(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                        options: options, trust: trust) {
-            case .report(let report):
-                return .now(try reportResponse(report, endpoint: "apple", started: started))
-            case .awaitStatus(let references):
-                return .later { [self] in
-                    await respond(request) { _ throws(ServiceProblem) in
-                        let report = await verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                                  options: options, trust: trust, resolving: references)
-                        return try reportResponse(report, endpoint: "apple", started: started)
-                    }
-                }
-            }
-        } catch {
-            return .now(error.response)
+        let apple = try configured(configuration.apple, "apple")
+        let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
+        let envelope = try RequestDecoding.base64(body.encryptedData, field: "encryptedData")
+        let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
+        let time = try RequestDecoding.verificationTime(
+            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
+        if apple.requireIssuedNonce {
+            try await consumeAppleNonce(nonce, merchantId: ids.merchantId, teamId: ids.teamId)
         }
+        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId, at: time)
+        return try reportResponse(report, endpoint: "apple", started: started)
     }
 
     /// Decrypts and verifies an envelope with the configured merchant keys (the route and `verifierd decrypt`).
