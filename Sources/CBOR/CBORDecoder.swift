@@ -277,71 +277,62 @@ private struct Parser {
         return false
     }
 
-    /// Node indices of a finished map's keys, in order.
-    func keyIndices(ofMapAt index: Int) -> [Int] {
-        var keys: [Int] = []
-        keys.reserveCapacity(Int(nodes[index].argument))
-        var position = index + 1
-        for _ in 0..<nodes[index].argument {
-            keys.append(position)
-            position = nodes[nodes[position].next].next
-        }
-        return keys
-    }
-
     func encoded(_ index: Int) -> ArraySlice<UInt8> { input[nodes[index].start..<nodes[index].end] }
+
+    /// The nodes decoded so far as a tree, to compare finished items by value.
+    func provisionalTree() -> CBORTree { CBORTree(input: input, nodes: nodes, joined: joined) }
 
     func checkUniqueKeys(ofMapAt index: Int) throws(CBORDecodingError) {
         let count = Int(nodes[index].argument)
         guard count > 1 else { return }
-        // Keys in preferred definite form (nearly every real key) are equal exactly when their bytes are equal;
-        // only other keys of the same major type need a comparison of values.
-        if count <= 32 {
-            let duplicate: Int? = input.withUnsafeBufferPointer { buffer in
-                let base = input.startIndex
-                func bytes(_ node: Int) -> UnsafeBufferPointer<UInt8> {
-                    UnsafeBufferPointer(rebasing: buffer[(nodes[node].start - base)..<(nodes[node].end - base)])
-                }
-                var i = nodes[nodes[index + 1].next].next
-                for _ in 1..<count {
-                    let a = bytes(i)
-                    var j = index + 1
-                    while j != i {
-                        let b = bytes(j)
-                        if a[0] >> 5 == b[0] >> 5 {
-                            let same = Self.isPreferredScalar(a) && Self.isPreferredScalar(b)
-                                ? a.elementsEqual(b) : sameDataItem(i, j)
-                            if same { return i }
-                        }
-                        j = nodes[nodes[j].next].next
-                    }
-                    i = nodes[nodes[i].next].next
-                }
-                return nil
+        let duplicate = withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { keys -> Int? in
+            var key = index + 1
+            for k in 0..<count {
+                keys[k] = key
+                key = nodes[nodes[key].next].next  // past the key's value
             }
-            if let duplicate { throw CBORDecodingError(.duplicateMapKey, at: nodes[duplicate].start) }
-            return
+            let keys = UnsafeBufferPointer(keys)
+            return count <= 32 ? pairwiseDuplicate(keys) : hashedDuplicate(keys)
         }
-        let keys = keyIndices(ofMapAt: index)
-        if keys.allSatisfy({ Self.isPreferredScalar(encoded($0)) }) {
-            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: keys.count)
-            for key in keys where !seen.insert(encoded(key)).inserted {
-                throw CBORDecodingError(.duplicateMapKey, at: nodes[key].start)
+        if let duplicate { throw CBORDecodingError(.duplicateMapKey, at: nodes[duplicate].start) }
+    }
+
+    /// Few keys: each against those before it. Keys in preferred definite form (nearly every real key) are equal
+    /// exactly when their bytes are equal; only other keys of the same major type need a comparison of values.
+    func pairwiseDuplicate(_ keys: UnsafeBufferPointer<Int>) -> Int? {
+        input.withUnsafeBufferPointer { buffer in
+            func bytes(_ node: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: buffer[(nodes[node].start - input.startIndex)..<(nodes[node].end - input.startIndex)])
             }
-            return
-        }
-        let tree = CBORTree(input: input, nodes: nodes, joined: joined)
-        var seen = Set<CBOR>()
-        seen.reserveCapacity(keys.count)
-        for key in keys where !seen.insert(CBORItem(tree: tree, index: key).value).inserted {
-            throw CBORDecodingError(.duplicateMapKey, at: nodes[key].start)
+            for i in 1..<keys.count {
+                let a = bytes(keys[i])
+                for j in 0..<i {
+                    let b = bytes(keys[j])
+                    guard a[0] >> 5 == b[0] >> 5 else { continue }
+                    let same = Self.isPreferredScalar(a) && Self.isPreferredScalar(b)
+                        ? a.elementsEqual(b) : sameValue(keys[i], keys[j])
+                    if same { return keys[i] }
+                }
+            }
+            return nil
         }
     }
 
-    /// Whether two decoded keys are the same data item (values, not bytes).
-    func sameDataItem(_ a: Int, _ b: Int) -> Bool {
-        let tree = CBORTree(input: input, nodes: nodes, joined: joined)
+    /// Whether two finished items are the same data item (values, not bytes).
+    func sameValue(_ a: Int, _ b: Int) -> Bool {
+        let tree = provisionalTree()
         return CBORItem(tree: tree, index: a).isSameDataItem(as: CBORItem(tree: tree, index: b))
+    }
+
+    /// Many keys: a set of their bytes when every key is in preferred form, else a set of their values.
+    func hashedDuplicate(_ keys: UnsafeBufferPointer<Int>) -> Int? {
+        if keys.allSatisfy({ Self.isPreferredScalar(encoded($0)) }) {
+            var seen = Set<ArraySlice<UInt8>>(minimumCapacity: keys.count)
+            return keys.first { !seen.insert(encoded($0)).inserted }
+        }
+        let tree = provisionalTree()
+        var seen = Set<CBOR>(minimumCapacity: keys.count)
+        return keys.first { !seen.insert(CBORItem(tree: tree, index: $0).value).inserted }
     }
 
     /// An integer, byte string or text string whose head is in preferred (shortest, definite) form.

@@ -43,17 +43,8 @@ extension CBORItem {
         node.kind == .map ? pairs : nil
     }
 
-    /// The number of elements of an array or entries of a map; nil for anything else.
-    public var elementCount: Int? {
-        let node = node
-        return node.kind == .array || node.kind == .map ? Int(node.argument) : nil
-    }
-
     /// Whether the item is a map (without materializing its entries).
     public var isMap: Bool { node.kind == .map }
-
-    /// Whether the item is an array (without materializing its elements).
-    public var isArray: Bool { node.kind == .array }
 
     public var boolValue: Bool? {
         let node = node

@@ -62,10 +62,8 @@ final class CBORTree: Sendable {
     /// Whether a text node's content is exactly `text`'s UTF-8.
     func isText(_ node: Node, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard node.kind == .text, Int(node.argument) == text.count else { return false }
-        let bytes = node.isJoined ? joined[...] : input
-        let start = node.contentStart - bytes.startIndex
-        return bytes.withUnsafeBufferPointer { buffer in
-            for i in 0..<text.count where buffer[start + i] != text[i] { return false }
+        return content(of: node).withUnsafeBufferPointer { bytes in
+            for i in 0..<text.count where bytes[i] != text[i] { return false }
             return true
         }
     }

@@ -15,7 +15,7 @@ struct TreeAccessTests {
 
     @Test func lookupsSkipNestedContainers() throws {
         let item = try CBORDecoder().decode(bytes)
-        #expect(item.isMap && !item.isArray && item.elementCount == 4)
+        #expect(item.isMap && item.arrayValue == nil && item.mapValue?.count == 4)
         let a = try #require(item["a"]?.arrayValue)
         #expect(a.count == 3)
         #expect(a[1]["x"]?.intValue == 2)

@@ -32,15 +32,16 @@ public struct IssuerSigned: Sendable {
                 }
                 var items: [IssuerSignedItem] = []
                 items.reserveCapacity(itemsArray.count)
-                // Few items (the usual case) compare directly; many go through a set.
-                var identifiers = itemsArray.count > 32 ? Set<String>(minimumCapacity: itemsArray.count) : nil
+                // Few items (the usual case) are compared with those before them; many go through a set.
+                let usesSet = itemsArray.count > 32
+                var identifiers = Set<String>(minimumCapacity: usesSet ? itemsArray.count : 0)
                 for element in itemsArray {
                     let item = try IssuerSignedItem(element, decoder: decoder)
                     // One element, one value: a second item with the same identifier would make the disclosure
                     // ambiguous (which one did the relying party get?).
-                    let repeated = identifiers == nil
-                        ? items.contains { $0.elementIdentifier == item.elementIdentifier }
-                        : identifiers?.insert(item.elementIdentifier).inserted == false
+                    let repeated = usesSet
+                        ? !identifiers.insert(item.elementIdentifier).inserted
+                        : items.contains { $0.elementIdentifier == item.elementIdentifier }
                     guard !repeated else {
                         throw MDocDecodingError("\(nameSpace) discloses \(item.elementIdentifier) twice", offset: element.offset)
                     }
