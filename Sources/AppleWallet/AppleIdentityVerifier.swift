@@ -60,7 +60,7 @@ public struct AppleIdentityVerifier: Sendable {
         }
         let plaintext: [UInt8]
         do {
-            var recipient = try HPKE.Recipient(privateKey: key.privateKey, ciphersuite: Self.ciphersuite,
+            var recipient = try HPKE.Recipient(privateKey: key.hpkeKey, ciphersuite: Self.ciphersuite,
                                                info: Data(transcript.bytes), encapsulatedKey: Data(envelope.pkEm))
             plaintext = Array(try recipient.open(envelope.data))
         } catch {

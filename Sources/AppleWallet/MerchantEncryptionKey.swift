@@ -10,9 +10,12 @@ public struct MerchantEncryptionKey: Sendable {
     public let pkRHash: [UInt8]
     /// A name for logs and listings (e.g. the file name); never the key itself.
     public let label: String
+    /// The same key for HPKE, its public key serialized once.
+    public let hpkeKey: HPKERecipientKey
 
     public init(privateKey: P256.KeyAgreement.PrivateKey, label: String) {
         self.privateKey = privateKey
+        self.hpkeKey = HPKERecipientKey(privateKey)
         self.pkRHash = Array(SHA256.hash(data: privateKey.publicKey.x963Representation))
         self.label = label
     }

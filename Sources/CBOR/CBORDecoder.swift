@@ -180,9 +180,26 @@ private struct Parser {
     }
 
     func validateUTF8(_ bytes: ArraySlice<UInt8>) throws(CBORDecodingError) {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return }  // ASCII is valid UTF-8
+        if Self.isASCII(bytes) { return }  // ASCII is valid UTF-8
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw CBORDecodingError(.invalidUTF8, at: bytes.startIndex)
+        }
+    }
+
+    /// Whether every byte is below 0x80, eight bytes at a time.
+    static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var index = 0
+            var high: UInt64 = 0
+            while index + 8 <= buffer.count {
+                high |= buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < buffer.count {
+                high |= UInt64(buffer[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
         }
     }
 

@@ -34,58 +34,55 @@ public enum Base64Input {
     /// Decodes unpadded characters with `table`; nil for a character outside it, a length of 4n+1, or non-zero
     /// unused bits in the last character (so every byte string has one accepted spelling).
     static func decode(_ input: UnsafeBufferPointer<UInt8>, table: [UInt8]) -> [UInt8]? {
-        let end = input.count
-        let remainder = end % 4
-        guard remainder != 1 else { return nil }
-        // Whole quanta first, four characters to three bytes, straight into the output's storage; the table is
-        // read through one pointer (a global's lazy initializer is not re-checked per character).
-        let quanta = end / 4
-        var tail = end % 4
-        var accumulator: UInt32 = 0
-        var count = 0
+        let quanta = input.count / 4
+        let tail = input.count % 4
+        guard tail != 1 else { return nil }
+        let capacity = quanta * 3 + (tail == 0 ? 0 : tail - 1)
+        guard capacity > 0, let source = input.baseAddress else { return [] }
         var valid = true
-        let output = [UInt8](unsafeUninitializedCapacity: quanta * 3 + 2) { buffer, initialized in
-            table.withUnsafeBufferPointer { table in
-                var out = 0
-                var index = 0
-                for _ in 0..<quanta {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                    guard (a | b | c | d) & 0xc0 == 0 else {
-                        valid = false
-                        break
-                    }
-                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    buffer[out] = UInt8(truncatingIfNeeded: word >> 16)
-                    buffer[out + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                    buffer[out + 2] = UInt8(truncatingIfNeeded: word)
-                    out += 3
-                    index += 4
-                }
-                while valid && tail > 0 {
-                    let value = table[Int(input[index])]
-                    if value == 0xff {
-                        valid = false
-                        break
-                    }
-                    accumulator = accumulator << 6 | UInt32(value)
-                    count += 1
-                    index += 1
-                    tail -= 1
-                }
-                if valid && count == 2 && accumulator & 0xf == 0 {  // otherwise non-canonical trailing bits
-                    buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 4)
-                    out += 1
-                } else if valid && count == 3 && accumulator & 0x3 == 0 {
-                    buffer[out] = UInt8(truncatingIfNeeded: accumulator >> 10)
-                    buffer[out + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-                    out += 2
-                } else if count != 0 {
-                    valid = false
-                }
+        // Whole quanta first, four characters to three bytes, straight into the output's storage, through raw
+        // pointers (the table is read through one pointer, so its lazy initializer is not re-checked per character).
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            valid = table.withUnsafeBufferPointer { table in
+                Self.decode(source, quanta: quanta, tail: tail, table: table, into: buffer.baseAddress!)
             }
-            initialized = valid ? (quanta * 3 + (count == 0 ? 0 : count - 1)) : 0
+            initialized = valid ? capacity : 0
         }
         return valid ? output : nil
+    }
+
+    /// The loop of ``decode(_:table:)``: false for a character outside the table or non-zero unused bits.
+    private static func decode(_ source: UnsafePointer<UInt8>, quanta: Int, tail: Int, table: UnsafeBufferPointer<UInt8>,
+                               into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        var input = source
+        var output = out
+        var bad: UInt8 = 0
+        for _ in 0..<quanta {
+            let a = table[Int(input[0])], b = table[Int(input[1])]
+            let c = table[Int(input[2])], d = table[Int(input[3])]
+            bad |= a | b | c | d
+            let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            output[0] = UInt8(truncatingIfNeeded: word >> 16)
+            output[1] = UInt8(truncatingIfNeeded: word >> 8)
+            output[2] = UInt8(truncatingIfNeeded: word)
+            output += 3
+            input += 4
+        }
+        // 0xff marks a character outside the alphabet; alphabet values are below 64.
+        guard bad & 0xc0 == 0 else { return false }
+        switch tail {
+        case 2:
+            let a = table[Int(input[0])], b = table[Int(input[1])]
+            guard (a | b) & 0xc0 == 0, b & 0xf == 0 else { return false }  // otherwise non-canonical trailing bits
+            output[0] = a << 2 | b >> 4
+        case 3:
+            let a = table[Int(input[0])], b = table[Int(input[1])], c = table[Int(input[2])]
+            guard (a | b | c) & 0xc0 == 0, c & 0x3 == 0 else { return false }
+            output[0] = a << 2 | b >> 4
+            output[1] = b << 4 | c >> 2
+        default:
+            break
+        }
+        return true
     }
 }

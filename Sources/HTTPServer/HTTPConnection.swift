@@ -635,5 +635,3 @@ private let requestIDFieldName: HTTPField.Name = {
     guard let name = HTTPField.Name("X-Request-Id") else { preconditionFailure("valid literal field name") }
     return name
 }()
-extension HTTPConnection {
-}

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Validation and generation of request IDs (`X-Request-Id`).
 enum RequestID {
     /// Accepts 1...maxLength printable ASCII characters (0x21...0x7E), as sent; anything else is rejected.
@@ -11,18 +17,20 @@ enum RequestID {
         return value
     }
 
-    /// A new random 128-bit ID as 32 lowercase hex digits.
+    /// A new random 128-bit ID as 32 lowercase hex digits (the 16 bytes come from one system call).
     static func generate() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 32)
-        for half in 0..<2 {
-            var v = rng.next() as UInt64
+        var random = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &random) { arc4random_buf($0.baseAddress!, $0.count) }
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 32) { out in
+            var high = random.0, low = random.1
             for i in 0..<16 {
-                out[half * 16 + 15 - i] = hex[Int(v & 0xF)]
-                v >>= 4
+                out[15 - i] = digits.utf8Start[Int(high & 0xF)]
+                out[31 - i] = digits.utf8Start[Int(low & 0xF)]
+                high >>= 4
+                low >>= 4
             }
+            return 32
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -128,7 +128,7 @@ print("\n— the cryptography floor —")
 let suite = AppleIdentityVerifier.ciphersuite
 let envelopeParsed = try AppleHPKEEnvelope(bytes: envelope)
 let hpke = measure("HPKE open (Recipient.init + open)") {
-    var recipient = try! HPKE.Recipient(privateKey: key.privateKey, ciphersuite: suite, info: Data(opened.transcript.bytes),
+    var recipient = try! HPKE.Recipient(privateKey: key.hpkeKey, ciphersuite: suite, info: Data(opened.transcript.bytes),
                                         encapsulatedKey: Data(envelopeParsed.pkEm))
     return (try? recipient.open(envelopeParsed.data))?.count ?? 0
 }

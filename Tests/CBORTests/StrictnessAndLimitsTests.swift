@@ -26,6 +26,29 @@ struct StrictnessAndLimitsTests {
         #expect(reason([0x7f, 0x61, 0xc3, 0x61, 0xbc, 0xff])?.reason == .invalidUTF8)
     }
 
+    @Test func oneNonASCIIByteAnywhereInALongTextIsValidated() {
+        // ASCII is accepted eight bytes at a time; a byte of 0x80 or more at any offset (inside a word or in the
+        // tail) must still send the text through full UTF-8 validation.
+        for length in [1, 7, 8, 9, 16, 23] {
+            let text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(reason([0x60 | UInt8(length)] + text) == nil)
+            for position in 0..<length {
+                for bad: UInt8 in [0x80, 0xbf, 0xc3, 0xff] {
+                    var bytes = text
+                    bytes[position] = bad
+                    #expect(reason([0x60 | UInt8(length)] + bytes)?.reason == .invalidUTF8, "\(length) \(position) \(bad)")
+                }
+                // A valid two-byte sequence in the same place is accepted.
+                if position + 1 < length {
+                    var bytes = text
+                    bytes[position] = 0xc3
+                    bytes[position + 1] = 0xa9
+                    #expect(reason([0x60 | UInt8(length)] + bytes) == nil, "\(length) \(position) é")
+                }
+            }
+        }
+    }
+
     @Test func duplicateMapKeysAreRejected() {
         #expect(reason([0xa2, 0x01, 0x00, 0x01, 0x00]) == CBORDecodingError(.duplicateMapKey, at: 3))
         #expect(reason([0xa2, 0x61, 0x61, 0x00, 0x61, 0x61, 0x01])?.reason == .duplicateMapKey)

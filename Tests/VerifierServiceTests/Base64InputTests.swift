@@ -25,5 +25,15 @@ struct Base64InputTests {
         }
         #expect(Base64Input.decode("QQ") == [0x41])
         #expect(Base64Input.decode("QR") == nil, "non-zero trailing bits")
+        #expect(Base64Input.decode("QUI") == [0x41, 0x42])
+        #expect(Base64Input.decode("QUJ") == nil, "non-zero trailing bits after three characters")
+        // A character outside the alphabet anywhere in a long input, also in its last whole quantum.
+        let long = String(repeating: "QUJD", count: 100)
+        #expect(Base64Input.decode(long)?.count == 300)
+        for position in [0, 1, 2, 3, 200, 397, 398, 399] {
+            var bytes = Array(long.utf8)
+            bytes[position] = UInt8(ascii: "!")
+            #expect(Base64Input.decode(String(decoding: bytes, as: UTF8.self)) == nil, "position \(position)")
+        }
     }
 }

@@ -117,4 +117,52 @@ struct ResponseWritingTests {
         #expect(FlatJSONObject(Array(#"{"a":"b",}"#.utf8)) == nil)
         #expect(FlatJSONObject(Array(#"{}"#.utf8)) != nil)
     }
+
+    @Test func theWordAtATimeStringScanAgreesWithAByteScan() {
+        // Reference: one byte at a time, as RFC 8259 reads a string's content.
+        func reference(_ bytes: [UInt8], from start: Int) -> (Int?, Bool) {
+            var index = start, escaped = false
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): return (index, escaped)
+                case UInt8(ascii: "\\"): escaped = true; index += 2
+                case 0..<0x20: return (nil, escaped)
+                default: index += 1
+                }
+            }
+            return (nil, escaped)
+        }
+        // Mostly plain bytes, with the special ones (and their neighbours 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80,
+        // 0xff) at every offset within a word.
+        let plain = Array("QUJDREVGabc+/=".utf8)
+        let special: [UInt8] = [0x22, 0x5c, 0x00, 0x0a, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            var bytes = (0..<count).map { _ in plain.randomElement(using: &generator)! }
+            for _ in 0..<Int.random(in: 0...3, using: &generator) where count > 0 {
+                bytes[Int.random(in: 0..<count, using: &generator)] = special.randomElement(using: &generator)!
+            }
+            let start = count == 0 ? 0 : Int.random(in: 0...count, using: &generator)
+            let found = bytes.withUnsafeBytes { FlatJSONObject.stringEnd(in: $0, from: start) }
+            let expected = reference(bytes, from: start)
+            #expect(found.0 == expected.0 && found.1 == expected.1, "\(bytes) from \(start)")
+        }
+    }
+
+    @Test func stringsEndAtTheirFirstUnescapedQuote() throws {
+        // Unterminated strings, a backslash at the very end, an escaped closing quote, control characters: refused.
+        for text in [#"{"a":"b"#, #"{"a":"b\"#, #"{"a":"b\"}"#, "{\"a\":\"b\nc\"}", "{\"a\":\"\t\"}", #"{"a"#] {
+            #expect(FlatJSONObject(Array(text.utf8)) == nil, "\(text)")
+        }
+        // Escaped quotes and backslashes inside, an empty string, DEL and non-ASCII bytes: read, with the exact range.
+        let text = "{\"a\":\"x\\\"y\\\\\",\"b\":\"\",\"c\":\"\u{7f}é\"}"
+        let object = try #require(FlatJSONObject(Array(text.utf8)))
+        guard case .string(let range, let escaped) = object.value("a") else { Issue.record("a"); return }
+        #expect(escaped && object.string(range, escaped: escaped) == "x\"y\\")
+        guard case .string(let empty, let emptyEscaped) = object.value("b") else { Issue.record("b"); return }
+        #expect(empty.isEmpty && !emptyEscaped)
+        guard case .string(let other, false) = object.value("c") else { Issue.record("c"); return }
+        #expect(object.string(other, escaped: false) == "\u{7f}é")
+    }
 }

@@ -22,12 +22,12 @@ public struct DeviceSigned: Sendable {
         guard let pairs = embedded.content.mapValue else {
             throw MDocDecodingError("DeviceNameSpaces is not a map", offset: embedded.content.offset)
         }
-        var nameSpaces: [(String, [(String, CBORItem)])] = []
+        var nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBORItem)])] = []  // no cast
         for pair in pairs {
             guard let nameSpace = pair.key.textValue, let elements = pair.value.mapValue else {
                 throw MDocDecodingError("DeviceNameSpaces entry is not tstr => map", offset: pair.key.offset)
             }
-            var items: [(String, CBORItem)] = []
+            var items: [(identifier: String, value: CBORItem)] = []
             for element in elements {
                 guard let identifier = element.key.textValue else {
                     throw MDocDecodingError("device-signed element identifier is not text", offset: element.key.offset)

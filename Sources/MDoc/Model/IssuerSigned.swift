@@ -12,7 +12,7 @@ public struct IssuerSigned: Sendable {
 
     init(_ item: CBORItem, decoder: CBORDecoder) throws(MDocDecodingError) {
         let reader = try StructureReader(item, "IssuerSigned")
-        var nameSpaces: [(String, [IssuerSignedItem])] = []
+        var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])] = []  // the property's own type: no cast
         var itemCount = 0
         if let nameSpacesItem = reader.optional("nameSpaces") {
             guard let pairs = nameSpacesItem.mapValue else {

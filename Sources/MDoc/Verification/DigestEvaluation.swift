@@ -12,7 +12,9 @@ struct DigestEvaluation: Sendable {
     /// Nil when the MSO's digest algorithm is not supported.
     let algorithm: String?
     /// Per namespace and element identifier, in document order.
-    let results: [(nameSpace: String, identifier: String, digestID: UInt64, result: ItemResult)]
+    let results: [Item]
+
+    typealias Item = (nameSpace: String, identifier: String, digestID: UInt64, result: ItemResult)
 
     init(document: Document) {
         let mso = document.mobileSecurityObject
@@ -22,7 +24,8 @@ struct DigestEvaluation: Sendable {
             return
         }
         algorithm = mso.digestAlgorithm
-        var results: [(String, String, UInt64, ItemResult)] = []
+        // The same element type as the property (an unlabelled tuple array would be cast element by element).
+        var results: [Item] = []
         for (nameSpace, items) in document.issuerSigned.nameSpaces {
             let expected = mso.valueDigests[nameSpace]
             for item in items {
@@ -32,7 +35,8 @@ struct DigestEvaluation: Sendable {
                 } else {
                     result = .missing
                 }
-                results.append((nameSpace, item.elementIdentifier, item.digestID, result))
+                results.append((nameSpace: nameSpace, identifier: item.elementIdentifier, digestID: item.digestID,
+                                result: result))
             }
         }
         self.results = results
@@ -42,10 +46,19 @@ struct DigestEvaluation: Sendable {
     /// second (compared in place, no copy of the digest).
     static func hashFunction(named name: String) -> (@Sendable (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Bool)? {
         switch name {
-        case "SHA-256": return { data, expected in SHA256.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
-        case "SHA-384": return { data, expected in SHA384.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
-        case "SHA-512": return { data, expected in SHA512.hash(data: data).withUnsafeBytes { $0.elementsEqual(expected) } }
+        case "SHA-256": return { data, expected in SHA256.hash(data: data).withUnsafeBytes { same($0, expected) } }
+        case "SHA-384": return { data, expected in SHA384.hash(data: data).withUnsafeBytes { same($0, expected) } }
+        case "SHA-512": return { data, expected in SHA512.hash(data: data).withUnsafeBytes { same($0, expected) } }
         default: return nil
+        }
+    }
+
+    /// Whether a computed digest equals the MSO's (public values both, so an early exit leaks nothing).
+    static func same(_ digest: UnsafeRawBufferPointer, _ expected: ArraySlice<UInt8>) -> Bool {
+        guard digest.count == expected.count else { return false }
+        return expected.withUnsafeBytes { expected in
+            for index in 0..<digest.count where digest[index] != expected[index] { return false }
+            return true
         }
     }
 
