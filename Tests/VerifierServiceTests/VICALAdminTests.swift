@@ -120,6 +120,18 @@ struct VICALAdminTests {
         let put = try JSONSerialization.data(withJSONObject: ["anchors": [
             ["certificate": String(decoding: pem, as: UTF8.self), "docTypes": ["org.iso.18013.5.1.mDL", "org.iso.23220.photoid.1"]],
         ]])
+        // A mistyped "doctypes" would leave the anchor unscoped (trusted for every docType): refused by name, and
+        // the set in force stays.
+        let mistyped = try JSONSerialization.data(withJSONObject: ["anchors": [
+            ["certificate": String(decoding: pem, as: UTF8.self), "doctypes": ["org.iso.18013.5.1.mDL"]],
+        ]])
+        let refused = try await harness.request("PUT", "/v1/admin/iaca", body: mistyped, headers: [
+            "Authorization": "Bearer \(ServiceHarness.adminToken)", "Content-Type": "application/json"])
+        #expect(refused.status == 400)
+        #expect(refused.json["detail"] as? String == #"unknown field "anchors[0].doctypes" (known: certificate, docTypes)"#,
+                "\(refused.text)")
+        #expect(try await harness.post("/v1/apple/verify", json: body).json["code"] as? String
+                == "ISSUER_NOT_AUTHORIZED_FOR_DOCTYPE")
         let replaced = try await harness.request("PUT", "/v1/admin/iaca", body: put, headers: [
             "Authorization": "Bearer \(ServiceHarness.adminToken)", "Content-Type": "application/json"])
         #expect(replaced.status == 200, "\(replaced.text)")

@@ -81,6 +81,27 @@ struct WebFlowTests {
         await harness.stop()
     }
 
+    @Test func aMistypedFieldInsideADocumentIsRefusedByName() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.stop() } }
+        let elements = ["org.iso.18013.5.1": ["family_name": false]]
+        let mistyped = try await harness.post("/v1/web/requests", json: [
+            "origin": "https://shop.example",
+            "documents": [["docType": "org.iso.18013.5.1.mDL", "elements": elements],
+                          ["docType": "org.iso.18013.5.1.mDL", "elements": elements, "intentToRetain": true]],
+        ])
+        #expect(mistyped.status == 400)
+        #expect(mistyped.json["code"] as? String == "INVALID_REQUEST")
+        #expect(mistyped.json["detail"] as? String
+                == #"unknown field "documents[1].intentToRetain" (known: docType, elements)"#, "\(mistyped.text)")
+        // The same document without the stray field is a request.
+        let accepted = try await harness.post("/v1/web/requests", json: [
+            "origin": "https://shop.example", "documents": [["docType": "org.iso.18013.5.1.mDL", "elements": elements]],
+        ])
+        #expect(accepted.status == 201, "\(accepted.text)")
+        await harness.stop()
+    }
+
     @Test func sessionsExpireAndAreForgotten() async throws {
         let clock = ManualClock(TestClock.date("2030-01-01T00:00:00Z"))
         let harness = try Self.harness(clock: clock)

@@ -36,8 +36,20 @@ enum RequestDecoding {
     }
 
     static func describe(_ error: DecodingError) -> String {
+        /// `anchors[0].certificate`: names joined by dots, array positions in brackets.
         func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
+            var text = ""
+            for key in context.codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+            return text
+        }
+        if case .dataCorrupted(let context) = error, context.debugDescription.hasPrefix(UnknownField.marker) {
+            return "unknown field \"\(path(context))\" (known: \(context.debugDescription.dropFirst(UnknownField.marker.count)))"
         }
         switch error {
         case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""

@@ -111,9 +111,19 @@ extension VerifierService {
     /// optional: any), or PEM/DER certificates scoped by `?docType=a,b`. Each is validated as an IACA.
     struct AnchorsBody: RequestBody {
         static let fields: Set<String> = ["anchors"]
-        struct Entry: Decodable {
+        struct Entry: NestedRequestObject {
+            static let fields: Set<String> = ["certificate", "docTypes"]
             let certificate: String
             let docTypes: [String]?
+
+            private enum CodingKeys: String, CodingKey { case certificate, docTypes }
+
+            init(from decoder: any Decoder) throws {
+                try Self.refuseUnknownFields(decoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                certificate = try container.decode(String.self, forKey: .certificate)
+                docTypes = try container.decodeIfPresent([String].self, forKey: .docTypes)
+            }
         }
         let anchors: [Entry]
     }

@@ -12,10 +12,20 @@ import WebPresentment
 extension VerifierService {
     struct WebRequestBody: RequestBody {
         static let fields: Set<String> = ["origin", "documents"]
-        struct DocumentBody: Decodable {
+        struct DocumentBody: NestedRequestObject {
+            static let fields: Set<String> = ["docType", "elements"]
             let docType: String
             /// namespace -> element -> intentToRetain
             let elements: [String: [String: Bool]]
+
+            private enum CodingKeys: String, CodingKey { case docType, elements }
+
+            init(from decoder: any Decoder) throws {
+                try Self.refuseUnknownFields(decoder)
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                docType = try container.decode(String.self, forKey: .docType)
+                elements = try container.decode([String: [String: Bool]].self, forKey: .elements)
+            }
         }
 
         let origin: String
