@@ -69,7 +69,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Apple "Verify with Wallet": APPLE-HPKE-v1 envelope and AppleHandover transcript.
         .target(name: "AppleWallet", dependencies: [
-            "CBOR", "MDoc", "TrustStore",
+            "CBOR", "MDoc", "TrustStore", "HPKEKeys",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "X509", package: "swift-certificates"),
@@ -112,6 +112,10 @@ let package = Package(
         ], swiftSettings: strict),
         // Text encodings shared by the flows (base64url without padding).
         .target(name: "Encodings", swiftSettings: strict),
+        // HPKE recipient keys with their public key serialized once (the Apple and web flows).
+        .target(name: "HPKEKeys", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // ES256 reader tokens (JWT) for Apple's Verifier API.
         .target(name: "ReaderToken", dependencies: [
             "Encodings",
@@ -131,7 +135,7 @@ let package = Package(
         // ISO/IEC 18013-7 Annex C ("org-iso-mdoc" over the Digital Credentials API): EncryptionInfo, the dcapi
         // transcript, HPKE-sealed answers, web sessions. No HTTP.
         .target(name: "WebPresentment", dependencies: [
-            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication",
+            "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "HPKEKeys",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -164,7 +168,7 @@ let package = Package(
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MDocTests", dependencies: ["MDoc", "COSE", "CBOR", "TrustStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         .testTarget(name: "AppleWalletTests", dependencies: [
-            "AppleWallet", "MDoc", "CBOR", "TrustStore", "TestSupport",
+            "AppleWallet", "MDoc", "CBOR", "TrustStore", "TestSupport", "HPKEKeys",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: [

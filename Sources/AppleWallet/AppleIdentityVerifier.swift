@@ -1,6 +1,7 @@
 import CBOR
 import Crypto
 import Foundation
+import HPKEKeys
 import MDoc
 import TrustStore
 

@@ -1,6 +1,7 @@
 import CBOR
 import Crypto
 import Foundation
+import HPKEKeys
 import MDoc
 
 /// Opens an Annex C answer: HPKE base mode, DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, `info` = the
@@ -26,7 +27,7 @@ public enum WebResponseDecryptor {
                                transcript: DCAPISessionTranscript) throws(WebPresentmentError) -> [UInt8]
     {
         do {
-            var recipient = try HPKE.Recipient(privateKey: recipientKey, ciphersuite: ciphersuite,
+            var recipient = try HPKE.Recipient(privateKey: HPKERecipientKey(recipientKey), ciphersuite: ciphersuite,
                                                info: Data(transcript.bytes), encapsulatedKey: Data(response.enc))
             return Array(try recipient.open(response.cipherText, authenticating: Data()))
         } catch {

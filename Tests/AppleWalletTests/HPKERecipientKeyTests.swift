@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
+import HPKEKeys
 import Testing
-@testable import AppleWallet
 
 /// The merchant key's HPKE form keeps swift-crypto's results: the same plaintext and the same key schedule
 /// (exporter secrets) as `P256.KeyAgreement.PrivateKey` used directly, and the same refusals.

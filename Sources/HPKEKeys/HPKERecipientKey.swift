@@ -1,12 +1,13 @@
 import Crypto
 import Foundation
 
-/// A merchant key in the shape swift-crypto's HPKE takes, with its public key serialized once.
+/// A P-256 recipient key in the shape swift-crypto's HPKE takes, with its public key serialized once.
 ///
 /// HPKE (RFC 9180, DHKEM P-256) puts the recipient's serialized public key `pkRm` into the key schedule. With
 /// `P256.KeyAgreement.PrivateKey` itself, swift-crypto derives and serializes that public key twice per `open`
-/// (each an affine conversion with a field inversion, about 3% of a whole verification). This type only keeps the
-/// serialization; the Diffie-Hellman step, the key schedule and the AEAD stay swift-crypto's.
+/// (each an affine conversion with a field inversion, about 3% of a whole Apple verification). This type only keeps
+/// the serialization; the Diffie-Hellman step, the key schedule and the AEAD stay swift-crypto's. Made once per
+/// merchant key (Apple) or per opened answer (web, where it still saves one of the two).
 public struct HPKERecipientKey: HPKEDiffieHellmanPrivateKeyGeneration {
     public let key: P256.KeyAgreement.PrivateKey
     public let publicKey: HPKEPeerKey
