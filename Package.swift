@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(name: "https-probe", swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
         .executableTarget(name: "verifierd-bench", dependencies: [
-            "AppleWallet", "MDoc", "CBOR", "TrustStore",
+            "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),

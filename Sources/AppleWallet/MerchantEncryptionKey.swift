@@ -6,18 +6,18 @@ import X509
 
 /// A merchant encryption private key (the HPKE recipient key), identified by `pkRHash`.
 public struct MerchantEncryptionKey: Sendable {
-    public let privateKey: P256.KeyAgreement.PrivateKey
+    /// The key in the form HPKE takes, its public key serialized once.
+    public let hpkeKey: HPKERecipientKey
+    /// The private key itself.
+    public var privateKey: P256.KeyAgreement.PrivateKey { hpkeKey.key }
     /// SHA-256 of the public key's 65-byte uncompressed point (`04 || X || Y`), not of its SPKI DER.
     public let pkRHash: [UInt8]
     /// A name for logs and listings (e.g. the file name); never the key itself.
     public let label: String
-    /// The same key for HPKE, its public key serialized once.
-    public let hpkeKey: HPKERecipientKey
 
     public init(privateKey: P256.KeyAgreement.PrivateKey, label: String) {
-        self.privateKey = privateKey
         self.hpkeKey = HPKERecipientKey(privateKey)
-        self.pkRHash = Array(SHA256.hash(data: privateKey.publicKey.x963Representation))
+        self.pkRHash = Array(SHA256.hash(data: hpkeKey.publicKey.x963Representation))
         self.label = label
     }
 

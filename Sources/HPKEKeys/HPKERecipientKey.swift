@@ -47,9 +47,12 @@ public struct HPKEPeerKey: HPKEDiffieHellmanPublicKey {
         self.serialization = nil
     }
 
+    /// The uncompressed point `04 || X || Y`: HPKE's serialization of a DHKEM(P-256) key.
+    public var x963Representation: Data { serialization ?? key.x963Representation }
+
     public func hpkeRepresentation(kem: HPKE.KEM) throws -> Data {
         try Self.check(kem)
-        return serialization ?? key.x963Representation
+        return x963Representation
     }
 
     private static func check(_ kem: HPKE.KEM) throws {

@@ -6,6 +6,7 @@
 import AppleWallet
 import CBOR
 import Crypto
+import Encodings
 import Foundation
 import MDoc
 import TrustStore
@@ -18,13 +19,7 @@ func load(_ path: String) -> [UInt8] {
 
 func hex(_ path: String) -> [UInt8] {
     let text = String(decoding: load(path), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        bytes.append(UInt8(text[index..<next], radix: 16)!)
-        index = next
-    }
+    guard let bytes = [UInt8](hexString: text) else { fatalError("\(path) is not hex") }
     return bytes
 }
 

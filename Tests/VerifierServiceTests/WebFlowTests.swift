@@ -94,6 +94,13 @@ struct WebFlowTests {
         #expect(mistyped.json["code"] as? String == "INVALID_REQUEST")
         #expect(mistyped.json["detail"] as? String
                 == #"unknown field "documents[1].intentToRetain" (known: docType, elements)"#, "\(mistyped.text)")
+        // At the top of a body that is not flat (read by Foundation's decoder), the same rule and the same message.
+        let topLevel = try await harness.post("/v1/web/requests", json: [
+            "origin": "https://shop.example", "documnets": [["docType": "org.iso.18013.5.1.mDL", "elements": elements]],
+        ])
+        #expect(topLevel.status == 400)
+        #expect(topLevel.json["detail"] as? String == #"unknown field "documnets" (known: documents, origin)"#,
+                "\(topLevel.text)")
         // The same document without the stray field is a request.
         let accepted = try await harness.post("/v1/web/requests", json: [
             "origin": "https://shop.example", "documents": [["docType": "org.iso.18013.5.1.mDL", "elements": elements]],

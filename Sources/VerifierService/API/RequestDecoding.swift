@@ -3,36 +3,26 @@ import Foundation
 import HTTPServer
 import MDoc
 
-/// A JSON request body whose top-level fields are known: any other field is refused (a mistyped `merchantID`
-/// must not silently fall back to the configured merchant).
-protocol RequestBody: Decodable {
-    static var fields: Set<String> { get }
-}
+/// A JSON request body: its fields are known (``KnownFields``), any other is refused.
+protocol RequestBody: KnownFields {}
 
 /// Reading JSON request bodies strictly, with errors that name the field.
 enum RequestDecoding {
     /// Flat bodies of strings and booleans (every verify request) are read in place by ``FlatJSONDecoder``; any
     /// other body, and every body that fails there, goes through Foundation's decoder, whose errors are reported.
+    /// Both refuse unknown fields through ``StrictBody``.
     static func decode<T: RequestBody>(_ type: T.Type, from request: HTTPServerRequest) throws(ServiceProblem) -> T {
-        if let object = FlatJSONObject(request.body), let value = try? T(from: FlatJSONDecoder(object: object)) {
-            try refuseUnknown(object.members.map(\.name), of: T.self)
-            return value
-        }
-        if let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] {
-            try refuseUnknown(Array(object.keys), of: T.self)
+        if let object = FlatJSONObject(request.body),
+           let value = try? StrictBody<T>(from: FlatJSONDecoder(object: object)) {
+            return value.body
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(request.body))
+            return try JSONDecoder().decode(StrictBody<T>.self, from: Data(request.body)).body
         } catch let error as DecodingError {
             throw ServiceProblem.invalidRequest(describe(error))
         } catch {
             throw ServiceProblem.invalidRequest("the body is not valid JSON")
         }
-    }
-
-    static func refuseUnknown<T: RequestBody>(_ names: [String], of type: T.Type) throws(ServiceProblem) {
-        guard let unknown = names.first(where: { !T.fields.contains($0) }) else { return }
-        throw ServiceProblem.invalidRequest("unknown field \"\(unknown)\" (known: \(T.fields.sorted().joined(separator: ", ")))")
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -111,12 +111,12 @@ extension VerifierService {
     /// optional: any), or PEM/DER certificates scoped by `?docType=a,b`. Each is validated as an IACA.
     struct AnchorsBody: RequestBody {
         static let fields: Set<String> = ["anchors"]
-        struct Entry: NestedRequestObject {
-            static let fields: Set<String> = ["certificate", "docTypes"]
+        struct Entry: KnownFields {
+            static let fields = Set(CodingKeys.allCases.map(\.rawValue))
             let certificate: String
             let docTypes: [String]?
 
-            private enum CodingKeys: String, CodingKey { case certificate, docTypes }
+            private enum CodingKeys: String, CodingKey, CaseIterable { case certificate, docTypes }
 
             init(from decoder: any Decoder) throws {
                 try Self.refuseUnknownFields(decoder)

@@ -12,13 +12,13 @@ import WebPresentment
 extension VerifierService {
     struct WebRequestBody: RequestBody {
         static let fields: Set<String> = ["origin", "documents"]
-        struct DocumentBody: NestedRequestObject {
-            static let fields: Set<String> = ["docType", "elements"]
+        struct DocumentBody: KnownFields {
+            static let fields = Set(CodingKeys.allCases.map(\.rawValue))
             let docType: String
             /// namespace -> element -> intentToRetain
             let elements: [String: [String: Bool]]
 
-            private enum CodingKeys: String, CodingKey { case docType, elements }
+            private enum CodingKeys: String, CodingKey, CaseIterable { case docType, elements }
 
             init(from decoder: any Decoder) throws {
                 try Self.refuseUnknownFields(decoder)
