@@ -49,6 +49,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Trusted IACA roots: loading, validation, immutable snapshots.
         .target(name: "TrustStore", dependencies: [
+            "Encodings",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -56,7 +57,7 @@ let package = Package(
         // ISO/IEC 18013-5 data model and verification engine.
         // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
         .target(name: "TrustLists", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings",
+            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -69,7 +70,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Apple "Verify with Wallet": APPLE-HPKE-v1 envelope and AppleHandover transcript.
         .target(name: "AppleWallet", dependencies: [
-            "CBOR", "MDoc", "TrustStore", "HPKEKeys",
+            "CBOR", "MDoc", "TrustStore", "HPKEKeys", "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "X509", package: "swift-certificates"),
@@ -78,7 +79,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
         .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib",
+            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
@@ -91,6 +92,11 @@ let package = Package(
         // The system OpenSSL (libssl-dev), for the server's TLS listener.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // libcurl (libcurl4-openssl-dev), through a C shim for its variadic calls and its callbacks.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // The one outbound HTTP client: libcurl under a destination policy checked at connect time (no loopback,
+        // private or link-local address unless allowlisted, https only, re-checked redirects, capped bodies). No server.
+        .target(name: "OutboundFetch", dependencies: ["CCurl"], swiftSettings: strict),
         // TLS for our own listener: the fixed protocol policy, a reloadable certificate, non-blocking streams.
         .target(name: "ServerTLS", dependencies: ["COpenSSL"], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
@@ -110,7 +116,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
-        // Text encodings shared by the flows (base64url without padding).
+        // Text encodings shared by the flows (base64url without padding, hex, PEM).
         .target(name: "Encodings", swiftSettings: strict),
         // HPKE recipient keys with their public key serialized once (the Apple and web flows).
         .target(name: "HPKEKeys", dependencies: [
@@ -127,7 +133,7 @@ let package = Package(
         // The reader's side of a request: signed DeviceRequests (readerAuth, readerAuthAll) and the reader key and
         // certificate chain that sign them. Shared by the web and proximity flows. No HTTP.
         .target(name: "ReaderAuthentication", dependencies: [
-            "CBOR", "MDoc",
+            "CBOR", "MDoc", "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -152,6 +158,7 @@ let package = Package(
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
+            "OutboundFetch",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -165,6 +172,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EncodingsTests", dependencies: ["Encodings"], swiftSettings: strict),
         .testTarget(name: "COSETests", dependencies: ["COSE", "CBOR", "TestSupport", .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MDocTests", dependencies: ["MDoc", "COSE", "CBOR", "TrustStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         .testTarget(name: "AppleWalletTests", dependencies: [
@@ -200,7 +208,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS",
+            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -210,8 +218,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [
             "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "OutboundFetchTests", dependencies: [
+            "OutboundFetch", "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
         .testTarget(name: "StatusListTests", dependencies: [
-            "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib",
+            "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib", "OutboundFetch",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
     ]
@@ -223,7 +234,7 @@ let package = Package(
 // ordinary build.
 if Context.environment["VERIFIERD_FUZZ"] == "1" {
     let instrument: SwiftSetting = .unsafeFlags(["-sanitize=fuzzer,address"])
-    for target in package.targets where target.type == .regular {
+    for target in package.targets where target.type == .regular && target.name != "CCurl" {
         target.swiftSettings = (target.swiftSettings ?? []) + [instrument]
     }
     let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")

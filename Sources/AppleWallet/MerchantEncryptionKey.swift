@@ -1,7 +1,7 @@
 import Crypto
+import Encodings
 import Foundation
 import HPKEKeys
-import SwiftASN1
 import X509
 
 /// A merchant encryption private key (the HPKE recipient key), identified by `pkRHash`.
@@ -24,25 +24,27 @@ public struct MerchantEncryptionKey: Sendable {
     /// Reads a PEM file's text: a SEC1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY` block, optionally next to the
     /// merchant encryption certificate (which, when present, must hold the same public key).
     public init(pem: String, label: String) throws(AppleWalletError) {
-        let documents: [PEMDocument]
+        let blocks: [PEMBlock]
         do {
-            documents = try PEMDocument.parseMultiple(pemString: pem)
+            blocks = try PEM.blocks(in: pem)
         } catch {
-            throw AppleWalletError(.recipientKeyUnknown, "\(label): not PEM")
+            throw AppleWalletError(.recipientKeyUnknown, "\(label): not PEM: \(error)")
         }
-        guard let keyDocument = documents.first(where: { ["EC PRIVATE KEY", "PRIVATE KEY"].contains($0.discriminator) })
-        else {
+        guard let keyBlock = blocks.first(where: { PEM.privateKeyLabels.contains($0.label) }) else {
             throw AppleWalletError(.recipientKeyUnknown, "\(label): no EC PRIVATE KEY or PRIVATE KEY block")
         }
         let key: P256.KeyAgreement.PrivateKey
         do {
-            key = try P256.KeyAgreement.PrivateKey(pemRepresentation: keyDocument.pemString)
+            key = try P256.KeyAgreement.PrivateKey(derRepresentation: keyBlock.bytes)
         } catch {
             throw AppleWalletError(.recipientKeyUnknown, "\(label): not a P-256 private key")
         }
-        for document in documents where document.discriminator == "CERTIFICATE" {
-            guard let certificate = try? Certificate(derEncoded: document.derBytes),
-                  let certificateKey = P256.Signing.PublicKey(certificate.publicKey),
+        for block in blocks where block.label == "CERTIFICATE" {
+            guard let certificate = try? Certificate(derEncoded: block.bytes) else {
+                throw AppleWalletError(.recipientKeyUnknown,
+                                       "\(label): PEM block \(block.index) (CERTIFICATE, line \(block.line)) is not a DER X.509 certificate")
+            }
+            guard let certificateKey = P256.Signing.PublicKey(certificate.publicKey),
                   certificateKey.x963Representation == key.publicKey.x963Representation
             else {
                 throw AppleWalletError(.recipientKeyUnknown, "\(label): the certificate does not hold this private key's public key")

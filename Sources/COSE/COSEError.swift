@@ -14,8 +14,11 @@ public enum COSEError: Error, Sendable, Equatable, CustomStringConvertible {
     case tagInvalid
     /// Neither an attached nor a detached payload.
     case payloadMissing
-    /// A COSE_Key that is not a usable EC2 public key.
+    /// A COSE_Key that is not a well-formed EC2 public key (RFC 9053 section 7.1.1): a missing or mistyped
+    /// parameter, coordinates of the wrong length, a point not on the curve.
     case keyInvalid(String)
+    /// A COSE_Key of a key type or curve this implementation does not support (e.g. OKP, or a brainpool curve).
+    case keyUnsupported(String)
     /// The `crit` header breaks RFC 9052 section 3.1: not in the protected bucket, empty, or listing a label that
     /// is absent or not understood.
     case criticalHeaderInvalid(String)
@@ -32,6 +35,7 @@ public enum COSEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tagInvalid: return "MAC tag does not verify"
         case .payloadMissing: return "payload is detached and none was supplied"
         case .keyInvalid(let why): return "invalid COSE_Key: \(why)"
+        case .keyUnsupported(let why): return "unsupported COSE_Key: \(why)"
         case .criticalHeaderInvalid(let why): return "crit header: \(why)"
         }
     }

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import SwiftASN1
 import X509
@@ -62,6 +63,6 @@ public struct ReaderAuthTestChain: Sendable {
     public static func pem(_ certificate: Certificate) throws -> String {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
-        return PEMDocument(type: "CERTIFICATE", derBytes: serializer.serializedBytes).pemString + "\n"
+        return PEM.encode(label: "CERTIFICATE", bytes: serializer.serializedBytes)
     }
 }

@@ -1,5 +1,6 @@
 import CBOR
 import Crypto
+import Encodings
 import Foundation
 import SwiftASN1
 import X509
@@ -35,26 +36,36 @@ public struct ReaderAuthenticationKey: Sendable {
     }
 
     public init(keyPEM: String, chainPEM: String) throws(Problem) {
+        let keyBlocks: [PEMBlock]
+        do {
+            keyBlocks = try PEM.blocks(in: keyPEM)
+        } catch {
+            throw Problem(part: .signingKey, description: "not PEM: \(error)")
+        }
+        guard let keyBlock = keyBlocks.first(where: { PEM.privateKeyLabels.contains($0.label) }) else {
+            throw Problem(part: .signingKey, description: "holds no PRIVATE KEY (PKCS#8) or EC PRIVATE KEY (SEC1) block")
+        }
         let key: P256.Signing.PrivateKey
         do {
-            key = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+            key = try P256.Signing.PrivateKey(derRepresentation: keyBlock.bytes)
         } catch {
             throw Problem(part: .signingKey, description: "not a P-256 private key (PKCS#8 or SEC1 PEM)")
         }
-        let documents: [PEMDocument]
+        let blocks: [PEMBlock]
         do {
-            documents = try PEMDocument.parseMultiple(pemString: chainPEM)
+            blocks = try PEM.blocks(in: chainPEM)
         } catch {
-            throw Problem(part: .certificateChain, description: "not PEM")
+            throw Problem(part: .certificateChain, description: "not PEM: \(error)")
         }
         var chain: [Certificate] = []
         var ders: [[UInt8]] = []
-        for (index, document) in documents.enumerated() where document.discriminator == "CERTIFICATE" {
+        for block in blocks where block.label == "CERTIFICATE" {
             do {
-                chain.append(try Certificate(derEncoded: document.derBytes))
-                ders.append(document.derBytes)
+                chain.append(try Certificate(derEncoded: block.bytes))
+                ders.append(block.bytes)
             } catch {
-                throw Problem(part: .certificateChain, description: "certificate \(index + 1) is not a valid X.509 certificate")
+                throw Problem(part: .certificateChain,
+                              description: "PEM block \(block.index) (line \(block.line)) is not a DER X.509 certificate")
             }
         }
         guard let leaf = chain.first else { throw Problem(part: .certificateChain, description: "holds no certificate") }

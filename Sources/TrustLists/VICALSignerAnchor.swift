@@ -16,7 +16,7 @@ public struct VICALSignerAnchor: Sendable {
         do {
             certificate = try Certificate(derEncoded: der)
         } catch {
-            throw .unparsable(source: source, reason: "\(error)")
+            throw .unparsable(source: source, reason: "the DER does not parse as an X.509 certificate (\(DERProblem.phrase(error)))")
         }
         derBytes = der
         subject = certificate.subject.description

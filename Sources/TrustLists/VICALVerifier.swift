@@ -52,7 +52,7 @@ public struct VICALVerifier: Sendable {
             do {
                 chain.append(try Certificate(derEncoded: Array(der)))
             } catch {
-                throw VICALError(.malformed, "x5chain certificate \(index) does not parse: \(error)")
+                throw VICALError(.malformed, "x5chain certificate \(index) does not parse as an X.509 certificate (\(DERProblem.phrase(error)))")
             }
         }
         let signer = chain[0]
@@ -145,13 +145,13 @@ public struct VICALVerifier: Sendable {
         switch Result(catching: { try signer.extensions.extendedKeyUsage }) {
         case .success(let usage?) where usage.contains(vicalSignerUsage): break
         case .success: throw VICALError(.signerNotAuthorized, "\(signer.subject) lacks extended key usage 1.0.18013.5.1.8 (VICAL signer)")
-        case .failure(let error): throw VICALError(.signerNotAuthorized, "\(signer.subject) extended key usage does not parse: \(error)")
+        case .failure(let error): throw VICALError(.signerNotAuthorized, "\(signer.subject) extended key usage does not parse: \(DERProblem.phrase(error))")
         }
         switch Result(catching: { try signer.extensions.keyUsage }) {
         case .success(let usage?) where !usage.nonRepudiation && !usage.digitalSignature:
             throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage allows neither nonRepudiation nor digitalSignature")
         case .failure(let error):
-            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage does not parse: \(error)")
+            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage does not parse: \(DERProblem.phrase(error))")
         default: break
         }
     }

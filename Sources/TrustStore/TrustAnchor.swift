@@ -28,7 +28,7 @@ public struct TrustAnchor: Sendable, Hashable {
         do {
             certificate = try Certificate(derEncoded: derBytes)
         } catch {
-            throw .unparsable(source: source, reason: "the DER is not an X.509 certificate")
+            throw .unparsable(source: source, reason: "the DER does not parse as an X.509 certificate (\(DERProblem.phrase(error)))")
         }
         try Self.requireCertificateAuthority(certificate, source: source)
         self.certificate = certificate

@@ -14,7 +14,7 @@ public enum TrustAnchorDirectory {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         } catch {
-            throw .unreadable(source: directory.path, reason: "\(error)")
+            throw .unreadable(source: directory.path, reason: Self.reason(error))
         }
         var manifest: TrustManifest?
         if names.contains(TrustManifest.fileName) {
@@ -22,7 +22,7 @@ public enum TrustAnchorDirectory {
             do {
                 data = try Data(contentsOf: directory.appendingPathComponent(TrustManifest.fileName))
             } catch {
-                throw .unreadable(source: TrustManifest.fileName, reason: "\(error)")
+                throw .unreadable(source: TrustManifest.fileName, reason: Self.reason(error))
             }
             manifest = try TrustManifest.decode(data, source: TrustManifest.fileName)
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Crypto
+import Encodings
 import Foundation
 
 /// The on-disk trust set: a directory whose changes are atomic.
@@ -217,16 +218,7 @@ public struct TrustDirectory: Sendable {
 
     /// PEM text of a DER certificate.
     public static func pem(_ der: [UInt8]) -> String {
-        let base64 = Data(der).base64EncodedString()
-        var lines = ["-----BEGIN CERTIFICATE-----"]
-        var index = base64.startIndex
-        while index < base64.endIndex {
-            let end = base64.index(index, offsetBy: 64, limitedBy: base64.endIndex) ?? base64.endIndex
-            lines.append(String(base64[index..<end]))
-            index = end
-        }
-        lines.append("-----END CERTIFICATE-----")
-        return lines.joined(separator: "\n") + "\n"
+        PEM.encode(label: "CERTIFICATE", bytes: der)
     }
 
     /// Writes a new file and fsyncs it. `crashHalfway` marks the file where the ``TrustWriteStep/write`` hook

@@ -50,6 +50,10 @@ struct DecryptCommand: AsyncParsableCommand {
         let data = try CLIInput.read(path)
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("{") {
+            // As the HTTP API reads it: a name twice (which of the two would count?) is refused.
+            if let duplicate = JSONSyntaxScan.duplicateName(in: Array(data)) {
+                throw ValidationError("\(path) has a duplicate field \"\(duplicate)\" (a name may appear only once in an object)")
+            }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any],
                   let encrypted = object["encryptedData"] as? String else {
                 throw ValidationError("\(path) is JSON but not a /v1/apple/verify request (no \"encryptedData\")")

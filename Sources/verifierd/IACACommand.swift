@@ -117,7 +117,8 @@ struct IACACommand: AsyncParsableCommand {
             discussion: """
                 The VICAL's COSE signature and signer chain are verified up to the source's signer anchor (--signer-anchor, \
                 or trust.vicalSigners in the configuration), at the current time or --at; a list older than the one in \
-                force (vicalIssueID) is refused. Other sources and manual anchors are left alone.
+                force (vicalIssueID) is refused, and so is a list without a vicalIssueID once the list in force has one. \
+                Other sources and manual anchors are left alone.
                 """)
         @OptionGroup var options: ConfigOption
         @Option(help: "Source name (lowercase letters, digits, dashes), e.g. aamva.") var source: String

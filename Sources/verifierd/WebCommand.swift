@@ -56,7 +56,9 @@ struct WebDecrypt: AsyncParsableCommand {
     static func recipientKey(file: String) throws -> P256.KeyAgreement.PrivateKey {
         let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.contains("-----BEGIN"), let key = try? P256.KeyAgreement.PrivateKey(pemRepresentation: text) {
+        if text.contains("-----BEGIN"),
+           let block = try? PEM.blocks(in: text).first(where: { PEM.privateKeyLabels.contains($0.label) }),
+           let key = try? P256.KeyAgreement.PrivateKey(derRepresentation: block.bytes) {
             return key
         }
         let raw = [UInt8](hexString: text) ?? Data(base64Encoded: text).map(Array.init)

@@ -90,6 +90,7 @@ ALL_CHECKS = [
     "mso.docType",
     "issuer.valueDigests",
     "mso.validity",
+    "mso.deviceKey",
     "device.authentication",
     "device.keyAuthorizations",
     "mso.status",
@@ -521,6 +522,8 @@ class DocSpec:
     issuer_unprotected_extra: dict = field(default_factory=dict)
     device_protected_extra: dict = field(default_factory=dict)
     untagged_validity: tuple = ()  # validityInfo keys written as plain tstr instead of tag 0
+    # the MSO's deviceKey as written instead of the device key's COSE_Key: (x, y) -> COSE_Key map
+    device_cose_key: Any = None
 
 
 def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
@@ -563,7 +566,10 @@ def issue_document(spec: DocSpec, pki: PKI) -> tuple[dict, bytes]:
         issuer_ns.setdefault(ns, []).append((did, "resident_city", item))
 
     device_key = derive_key("device/" + spec.label)
-    device_key_info: dict[str, Any] = {"deviceKey": cose_key(device_key.public_key())}
+    written_key = cose_key(device_key.public_key())
+    if spec.device_cose_key is not None:
+        written_key = spec.device_cose_key(written_key[-2], written_key[-3])
+    device_key_info: dict[str, Any] = {"deviceKey": written_key}
     if spec.key_authorizations is not None:
         device_key_info["keyAuthorizations"] = spec.key_authorizations
 
@@ -656,6 +662,34 @@ def device_response(documents: list[dict]) -> bytes:
 # --------------------------------------------------------------------------------------------------
 # Independent mini verifier (sanity check of the generated vectors)
 # --------------------------------------------------------------------------------------------------
+
+COSE_CURVES = {1: "P-256", 2: "P-384", 3: "P-521"}
+
+
+def device_key_from_cose(key: Any) -> tuple[ec.EllipticCurvePublicKey | None, str | None]:
+    """(public key, None) for a usable EC2 COSE_Key, else (None, MSO_MALFORMED or ALGORITHM_UNSUPPORTED)."""
+    if not isinstance(key, dict) or type(key.get(1)) is not int:
+        return None, "MSO_MALFORMED"
+    if key[1] != 2:
+        return None, "ALGORITHM_UNSUPPORTED"
+    if type(key.get(-1)) is not int:
+        return None, "MSO_MALFORMED"
+    if key[-1] not in COSE_CURVES:
+        return None, "ALGORITHM_UNSUPPORTED"
+    x, y = key.get(-2), key.get(-3)
+    if not isinstance(x, bytes):
+        return None, "MSO_MALFORMED"
+    if isinstance(y, bool):
+        return None, "ALGORITHM_UNSUPPORTED"
+    curve = COSE_CURVES[key[-1]]
+    if not isinstance(y, bytes) or len(x) != COORD_LEN[curve] or len(y) != COORD_LEN[curve]:
+        return None, "MSO_MALFORMED"
+    try:
+        numbers = ec.EllipticCurvePublicNumbers(int.from_bytes(x, "big"), int.from_bytes(y, "big"), CURVES[curve])
+        return numbers.public_key(), None
+    except ValueError:  # not on the curve
+        return None, "MSO_MALFORMED"
+
 
 class Malformed(Exception):
     pass
@@ -838,16 +872,20 @@ class MiniVerifier:
         else:
             put("mso.validity", "passed")
 
+        # mso.deviceKey: an EC2 COSE_Key (RFC 9053 7.1.1) on P-256/384/521, each coordinate as long as the field,
+        # a point on the curve; another key type or curve (or a compressed point) is unsupported, not malformed.
+        device_pub, key_code = device_key_from_cose(mso["deviceKeyInfo"]["deviceKey"])
+        put("mso.deviceKey", *(("passed",) if key_code is None else ("failed", key_code)))
+
         # device.authentication
-        dk = mso["deviceKeyInfo"]["deviceKey"]
-        device_pub = ec.EllipticCurvePublicNumbers(int.from_bytes(dk[-2], "big"), int.from_bytes(dk[-3], "big"),
-                                                   ec.SECP256R1()).public_key()
         dsigned = doc["deviceSigned"]
         dab = enc(tag24(enc(["DeviceAuthentication", cbor2.loads(transcript), doc["docType"],
                              dsigned["nameSpaces"]])))
         da = dsigned["deviceAuth"]
         if anchor is None:
             put("device.authentication", "notApplicable")  # the device key is not vouched for: not checked
+        elif device_pub is None:
+            put("device.authentication", "notApplicable")  # no usable device key: mso.deviceKey failed
         elif "deviceSignature" in da:
             p, u, _, s = da["deviceSignature"]
             ok = crit_ok(cbor2.loads(p), u) and cbor2.loads(p).get(1) == -7 and ecdsa_verify_raw(
@@ -1047,6 +1085,24 @@ def mdoc_cases() -> list[MdocCase]:
         "validFrom 2024-06-01T00:00:00Z is earlier than signed 2024-06-02T00:00:00Z (ISO 18013-5 9.1.2.4).",
         DocSpec("mso-validfrom-before-signed", signed="2024-06-02T00:00:00Z", valid_from="2024-06-01T00:00:00Z"),
         {"mso.validity": "MSO_MALFORMED"})
+    # The device key is in the issuer-signed MSO: a malformed one is the issuer's defect (MSO_MALFORMED), and the
+    # device signature is then not checked.
+    no_device_key = {"device.authentication": {"outcome": "notApplicable"}}
+    neg("mso-device-key-short-x",
+        "deviceKeyInfo.deviceKey is an EC2 P-256 COSE_Key whose x is 31 bytes (the leading byte dropped); RFC 9053 "
+        "7.1.1 wants exactly 32.",
+        DocSpec("mso-device-key-short-x", device_cose_key=lambda x, y: {1: 2, -1: 1, -2: x[1:], -3: y}),
+        {"mso.deviceKey": "MSO_MALFORMED"}, overrides=no_device_key)
+    neg("mso-device-key-off-curve",
+        "deviceKeyInfo.deviceKey is an EC2 P-256 COSE_Key whose point is not on the curve (last bit of y flipped).",
+        DocSpec("mso-device-key-off-curve",
+                device_cose_key=lambda x, y: {1: 2, -1: 1, -2: x, -3: y[:-1] + bytes([y[-1] ^ 1])}),
+        {"mso.deviceKey": "MSO_MALFORMED"}, overrides=no_device_key)
+    neg("mso-device-key-okp",
+        "deviceKeyInfo.deviceKey is an OKP (kty 1) Ed25519 key: well formed, but not a key type this verifier "
+        "implements.",
+        DocSpec("mso-device-key-okp", device_cose_key=lambda x, y: {1: 1, -1: 6, -2: x}),
+        {"mso.deviceKey": "ALGORITHM_UNSUPPORTED"}, overrides=no_device_key)
     pos("valid-full-date-as-text",
         "full-date elements (birth_date, issue_date, expiry_date, driving_privileges dates) as plain tstr "
         "\"1971-09-01\" instead of tag 1004.",

@@ -9,6 +9,11 @@ import Glibc
 /// The binaries come from the PATH or Debian's `/usr/lib/postgresql/<version>/bin`. When none is found the tests
 /// that need a database are skipped with that note, unless `REQUIRE_POSTGRES_TESTS=1` (set by `.ci/run`), in
 /// which case they fail. As root (CI containers), the server runs as the `postgres` user through `runuser`.
+///
+/// Where the checkout lives does not matter: the tools run from `/` (never the test process's directory, which the
+/// `postgres` user may not be allowed to enter: a 0700 home or `mktemp -d` folder), the cluster's folder is in a
+/// temporary directory `postgres` can enter (`/tmp` when the configured one is not), and only a tool's standard
+/// output is its result (its standard error goes into error messages only).
 public final class PostgresTestCluster: @unchecked Sendable {
     public let port: Int
     public let folder: URL
@@ -54,7 +59,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
                              + "install Debian's postgresql package")
         }
         self.binaries = binaries
-        folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("verifierd-pg-\(UUID().uuidString.prefix(8))")
+        folder = Self.parentFolder().appendingPathComponent("verifierd-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if geteuid() == 0 {
             _ = try Self.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "postgres:postgres", folder.path], asPostgres: false)
@@ -96,7 +101,8 @@ public final class PostgresTestCluster: @unchecked Sendable {
 
     public func url(database: String) -> String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)" }
 
-    /// Runs SQL through psql and returns its unaligned output.
+    /// Runs SQL through psql and returns its unaligned output (standard output only: notices, warnings and
+    /// anything else psql prints to standard error are not part of it).
     public func psql(_ database: String, _ sql: String) throws -> String {
         let result = try Self.run(binaries.appendingPathComponent("psql"),
                                   ["-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-At", "-c", sql])
@@ -115,20 +121,37 @@ public final class PostgresTestCluster: @unchecked Sendable {
         }
     }
 
-    /// Runs a command to its end with posix_spawn and waitpid, its output in a file (not a pipe: `pg_ctl start`
-    /// leaves a server behind that must not hold our end open, and Foundation's Process does not notice the exit
-    /// of a child whose grandchild daemonized).
+    /// The folder the cluster's folder goes into: the temporary directory when the user the server runs as can
+    /// enter it, else `/tmp` (TMPDIR may point into a home folder only its owner can enter).
+    static func parentFolder() -> URL {
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+        guard geteuid() == 0 else { return temporary }
+        let enterable = (try? run(URL(fileURLWithPath: "/usr/bin/test"), ["-x", temporary.path]))?.status == 0
+        return enterable ? temporary : URL(fileURLWithPath: "/tmp")
+    }
+
+    /// Runs a command to its end with posix_spawn and waitpid, its standard output and standard error in two files
+    /// (not pipes: `pg_ctl start` leaves a server behind that must not hold our end open, and Foundation's Process
+    /// does not notice the exit of a child whose grandchild daemonized). The command runs from `/`, a folder every
+    /// user may enter: PostgreSQL's tools complain on standard error when they cannot enter their working directory.
     static func run(_ executable: URL, _ arguments: [String], asPostgres: Bool = true) throws -> ProcessRunner.Result {
         var argv = [executable.path] + arguments
         if asPostgres && geteuid() == 0 { argv = ["/sbin/runuser", "-u", "postgres", "--"] + argv }
-        let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pgtest-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
+        // From `/` (posix_spawn_file_actions_addchdir_np is not visible to Swift here): the shell, still as the
+        // test's user, moves there and becomes the command.
+        argv = ["/bin/sh", "-c", "cd / && exec \"$@\"", "sh"] + argv
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pgtest-\(UUID().uuidString)")
+        let output = base.appendingPathExtension("out"), errors = base.appendingPathExtension("err")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
@@ -137,8 +160,9 @@ public final class PostgresTestCluster: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let errorText = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ProcessRunner.Result(status: exited, output: text, error: "")
+        return ProcessRunner.Result(status: exited, output: text, error: errorText)
     }
 
     /// A loopback port nobody listens on now.

@@ -101,6 +101,36 @@ struct AdminTrustTests {
         await harness.stop()
     }
 
+    @Test func aDuplicateNameInAJSONBodyIsRefusedAndTheSetStays() async throws {
+        let harness = try ServiceHarness(anchors: [Self.p384])
+        defer { Task { await harness.stop() } }
+        let pem = String(decoding: try JSONSerialization.data(withJSONObject: try Fixtures.text(Self.p256), options: .fragmentsAllowed),
+                         as: UTF8.self)
+        let before = try #require(try await harness.admin("GET", "/v1/admin/iaca").json["anchors"] as? [[String: Any]])
+        // Which scope, which certificate, which list? Foundation would keep one of the two, other readers the other.
+        let bodies: [(String, String)] = [
+            (#"{"anchors": [{"certificate": \#(pem), "docTypes": ["org.iso.18013.5.1.mDL"], "docTypes": ["org.iso.23220.photoid.1"]}]}"#,
+             "anchors[0].docTypes"),
+            (#"{"anchors": [{"certificate": \#(pem)}, {"certificate": \#(pem), "\u0063ertificate": \#(pem)}]}"#, "anchors[1].certificate"),
+            (#"{"anchors": [], "anchors": [{"certificate": \#(pem)}]}"#, "anchors"),
+        ]
+        for (body, path) in bodies {
+            for method in ["PUT", "POST"] {
+                let refused = try await harness.request(method, "/v1/admin/iaca", body: Data(body.utf8), headers: [
+                    "Authorization": "Bearer \(ServiceHarness.adminToken)", "Content-Type": "application/json"])
+                #expect(refused.status == 400, "\(method) \(refused.text)")
+                #expect(refused.json["code"] as? String == "INVALID_REQUEST")
+                #expect(refused.json["detail"] as? String == #"duplicate field "\#(path)" (a name may appear only once in an object)"#,
+                        "\(refused.text)")
+            }
+        }
+        // The trust set in force is unchanged.
+        let after = try #require(try await harness.admin("GET", "/v1/admin/iaca").json["anchors"] as? [[String: Any]])
+        #expect(after.map { $0["sha256"] as? String } == before.map { $0["sha256"] as? String })
+        #expect(after.count == 1)
+        await harness.stop()
+    }
+
     @Test func reloadPicksUpHandEdits() async throws {
         let harness = try ServiceHarness(anchors: [Self.p384])
         defer { Task { await harness.stop() } }

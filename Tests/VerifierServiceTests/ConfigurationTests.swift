@@ -101,6 +101,38 @@ struct ConfigurationTests {
                 == "readerTokens.signingKey")
     }
 
+    @Test func aNameTwiceInOneObjectIsRefusedNamingItsPath() throws {
+        let trust = #""trust": {"iacaDirectory": "trust"}"#
+        let cases: [(String, String)] = [
+            ("{\(trust), \"server\": {\"port\": 8080, \"port\": 9090}}", "server.port"),
+            ("{\(trust), \"server\": {\"port\": 8080}, \"server\": {\"port\": 9090}}", "server"),
+            ("{\(trust), \(trust)}", "trust"),
+            ("{\(trust), \"server\": {\"port\": 8080, \"\\u0070ort\": 9090}}", "server.port"),
+            ("{\(trust), \"server\": {\"tls\": {\"minimumVersion\": \"1.2\", \"minimumVersion\": \"1.3\"}}}", "server.tls.minimumVersion"),
+            ("{\"trust\": {\"iacaDirectory\": \"trust\", \"vicalSources\": [{\"name\": \"a\", \"url\": \"https://a.example\", \"url\": \"https://b.example\"}]}}",
+             "trust.vicalSources[0].url"),
+        ]
+        for (json, key) in cases {
+            let failure = try error(json)
+            #expect(failure?.key == key, "\(json)")
+            #expect(failure?.reason.contains("appears more than once") == true, "\(String(describing: failure))")
+        }
+        // The position of the second occurrence.
+        let lines = try error("{\n  \(trust),\n  \"server\": {\n    \"port\": 8080,\n    \"port\": 9090\n  }\n}")
+        #expect(lines?.reason.contains("line 5, column 5") == true, "\(String(describing: lines))")
+        // JSON in an environment variable: the same rule, naming the key and the variable.
+        let environment = ["VERIFIERD_TRUST_VICAL_SOURCES": #"[{"name": "a", "url": "https://a.example", "name": "b"}]"#]
+        let fromEnvironment = try error("{\(trust)}", environment: environment)
+        #expect(fromEnvironment?.key == "trust.vicalSources[0].name")
+        #expect(fromEnvironment?.reason.contains("VERIFIERD_TRUST_VICAL_SOURCES") == true, "\(String(describing: fromEnvironment))")
+        // The same name in different objects is fine.
+        let loaded = try ConfigurationLoader.load(file: try write(
+            "{\(trust), \"server\": {\"port\": 8080}, \"web\": {\"allowedOrigins\": [\"https://a.example\"], \"sessionTTLSeconds\": 300}, \"proximity\": {\"sessionTTLSeconds\": 600}}"),
+            environment: [:])
+        #expect(loaded.server.port == 8080)
+        #expect(loaded.web?.sessionTTLSeconds == 300 && loaded.proximity?.sessionTTLSeconds == 600)
+    }
+
     @Test func webAndReaderAuthSections() throws {
         let base = #""trust": {"iacaDirectory": "trust"}"#
         #expect(try error("{\(base), \"web\": {\"allowedOrigins\": []}}")?.key == "web.allowedOrigins")

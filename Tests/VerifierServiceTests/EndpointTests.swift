@@ -1,4 +1,5 @@
 import Foundation
+import MDoc
 import Testing
 import TestSupport
 @testable import VerifierService
@@ -20,7 +21,8 @@ struct EndpointTests {
         #expect(claims["org.iso.18013.5.1"]?["family_name"] as? String == "Mustermann")
         #expect(claims["org.iso.18013.5.1"]?["age_in_years"] as? Int == 53)
         #expect(document["deviceAuthentication"] as? String == "signature")
-        #expect((document["checks"] as? [[String: Any]])?.count == 10)
+        #expect((document["checks"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            == VerificationCheckID.allCases.map(\.rawValue))
         #expect(response.headers["x-request-id"] != nil)
         // URL-safe alphabet without padding is accepted too.
         var urlSafe = body

@@ -11,4 +11,12 @@ struct OpenAPICodesTests {
         let listed = ((schemas?["VerificationCode"] as? [String: Any])?["enum"] as? [String]) ?? []
         #expect(Set(listed) == Set(VerificationErrorCode.allCases.map(\.rawValue)))
     }
+
+    @Test func everyCheckIDIsListedInOrder() throws {
+        let document = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any]
+        let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let check = (schemas?["Check"] as? [String: Any])?["properties"] as? [String: Any]
+        let listed = ((check?["id"] as? [String: Any])?["enum"] as? [String]) ?? []
+        #expect(listed == VerificationCheckID.allCases.map(\.rawValue))
+    }
 }

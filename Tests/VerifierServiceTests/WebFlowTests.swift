@@ -109,6 +109,33 @@ struct WebFlowTests {
         await harness.stop()
     }
 
+    @Test func aDuplicateNameIsRefusedWhereverItIs() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.stop() } }
+        func post(_ text: String) async throws -> ServiceHarness.Response {
+            try await harness.request("POST", "/v1/web/requests", body: Data(text.utf8), headers: ["Content-Type": "application/json"])
+        }
+        func refused(_ text: String, naming path: String) async throws {
+            let response = try await post(text)
+            #expect(response.status == 400, "\(text)")
+            #expect(response.json["code"] as? String == "INVALID_REQUEST")
+            #expect(response.json["detail"] as? String == #"duplicate field "\#(path)" (a name may appear only once in an object)"#,
+                    "\(response.text)")
+        }
+        // Python, JavaScript and Go would read the evil origin: this must not be a request bound to the shop.
+        try await refused(#"{"origin": "https://shop.example", "origin": "https://evil.example"}"#, naming: "origin")
+        try await refused(#"{"origin": "https://shop.example", "\u006frigin": "https://evil.example"}"#, naming: "origin")
+        let mdl = #"{"org.iso.18013.5.1": {"family_name": false}}"#
+        try await refused(#"{"origin": "https://shop.example", "documents": [{"docType": "org.iso.18013.5.1.mDL", "docType": "x", "elements": \#(mdl)}]}"#,
+                          naming: "documents[0].docType")
+        try await refused(#"{"origin": "https://shop.example", "documents": [{"docType": "org.iso.18013.5.1.mDL", "elements": {"org.iso.18013.5.1": {"family_name": false, "family_name": true}}}]}"#,
+                          naming: "documents[0].elements.org.iso.18013.5.1.family_name")
+        // The same name in different objects is not a duplicate.
+        let accepted = try await post(#"{"origin": "https://shop.example", "documents": [{"docType": "org.iso.18013.5.1.mDL", "elements": \#(mdl)}, {"docType": "org.iso.23220.photoid.1", "elements": \#(mdl)}]}"#)
+        #expect(accepted.status == 201, "\(accepted.text)")
+        await harness.stop()
+    }
+
     @Test func sessionsExpireAndAreForgotten() async throws {
         let clock = ManualClock(TestClock.date("2030-01-01T00:00:00Z"))
         let harness = try Self.harness(clock: clock)

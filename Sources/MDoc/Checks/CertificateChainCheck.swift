@@ -1,6 +1,7 @@
 import Encodings
 import Foundation
 import SwiftASN1
+import TrustStore
 import X509
 
 /// `issuer.certificateChain`: the DS certificate chains to a trusted IACA, every certificate is within its
@@ -52,12 +53,12 @@ struct CertificateChainCheck: DocumentCheck {
         switch Result(catching: { try documentSigner.extensions.keyUsage }) {
         case .success(let usage?) where usage.digitalSignature: break
         case .success: problems.append("DS keyUsage lacks digitalSignature")
-        case .failure(let error): problems.append("DS keyUsage does not parse: \(error)")
+        case .failure(let error): problems.append("DS keyUsage does not parse: \(DERProblem.phrase(error))")
         }
         switch Result(catching: { try documentSigner.extensions.extendedKeyUsage }) {
         case .success(let usage?) where usage.contains(documentSignerUsage): break
         case .success: problems.append("DS extendedKeyUsage lacks 1.0.18013.5.1.2 (mdlDS)")
-        case .failure(let error): problems.append("DS extendedKeyUsage does not parse: \(error)")
+        case .failure(let error): problems.append("DS extendedKeyUsage does not parse: \(DERProblem.phrase(error))")
         }
         if case .success(.isCertificateAuthority) = Result(catching: { try documentSigner.extensions.basicConstraints }) {
             problems.append("DS is a CA certificate")

@@ -4,7 +4,8 @@ import Crypto
 import Foundation
 
 /// `device.authentication`: the device signature or device MAC over DeviceAuthenticationBytes, with the MSO
-/// device key and the caller's SessionTranscript.
+/// device key and the caller's SessionTranscript. When that transcript was supplied by the API's caller rather than
+/// built by the verifier (``VerificationOptions/sessionTranscriptSource``), the detail says so.
 struct DeviceAuthenticationCheck: DocumentCheck {
     let id = VerificationCheckID.deviceAuthentication
 
@@ -17,23 +18,39 @@ struct DeviceAuthenticationCheck: DocumentCheck {
         guard let deviceSigned = context.document.deviceSigned else {
             return .failed(.deviceAuthMissing, "the document has no deviceSigned")
         }
+        // A device key the issuer got wrong is the MSO's failure (mso.deviceKey), not the device's.
+        guard case .success(let deviceKey) = context.deviceKey else {
+            return .notApplicable("not checked: the MSO's device key is unusable (see mso.deviceKey)")
+        }
+        let outcome: CheckOutcome
         switch deviceSigned.deviceAuth {
         case .signature(let sign1):
-            return verifySignature(sign1, context: context, deviceSigned: deviceSigned)
+            outcome = verifySignature(sign1, deviceKey: deviceKey, context: context, deviceSigned: deviceSigned)
         case .mac(let mac0):
-            return verifyMac(mac0, context: context, deviceSigned: deviceSigned)
+            outcome = verifyMac(mac0, deviceKey: deviceKey, context: context, deviceSigned: deviceSigned)
+        }
+        return context.options.sessionTranscriptSource == .caller ? Self.notingCallerTranscript(outcome) : outcome
+    }
+
+    static let callerTranscriptNote = "SessionTranscript supplied by the caller: the device authentication proves "
+        + "only the transcript the caller chose, not a session of the verifier"
+
+    /// The outcome with ``callerTranscriptNote`` appended to its detail.
+    static func notingCallerTranscript(_ outcome: CheckOutcome) -> CheckOutcome {
+        let note = { (detail: String?) in detail.map { "\($0); \(callerTranscriptNote)" } ?? callerTranscriptNote }
+        switch outcome {
+        case .passed(let detail): return .passed(note(detail))
+        case .failed(let code, let detail): return .failed(code, note(detail))
+        case .warning(let code, let detail): return .warning(code, note(detail))
+        case .notApplicable(let detail): return .notApplicable(note(detail))
         }
     }
 
-    func verifySignature(_ sign1: COSESign1, context: DocumentContext, deviceSigned: DeviceSigned) -> CheckOutcome {
+    func verifySignature(_ sign1: COSESign1, deviceKey: COSEKey, context: DocumentContext, deviceSigned: DeviceSigned)
+        -> CheckOutcome
+    {
         guard sign1.payload == nil else {
             return .failed(.deviceSignatureInvalid, "deviceSignature payload must be detached (null)")
-        }
-        let deviceKey: COSEKey
-        do {
-            deviceKey = try COSEKey(item: context.mso.deviceKey)
-        } catch {
-            return .failed(.deviceSignatureInvalid, "MSO deviceKey: \(error)")
         }
         let payload = Self.deviceAuthenticationBytes(context: context, deviceSigned: deviceSigned)
         do {
@@ -44,18 +61,14 @@ struct DeviceAuthenticationCheck: DocumentCheck {
         }
     }
 
-    func verifyMac(_ mac0: COSEMac0, context: DocumentContext, deviceSigned: DeviceSigned) -> CheckOutcome {
+    func verifyMac(_ mac0: COSEMac0, deviceKey: COSEKey, context: DocumentContext, deviceSigned: DeviceSigned)
+        -> CheckOutcome
+    {
         guard let readerKey = context.options.readerKey else {
             return .failed(.readerKeyRequired, "deviceMac needs the reader's ephemeral private key")
         }
         guard mac0.payload == nil else {
             return .failed(.deviceMacInvalid, "deviceMac payload must be detached (null)")
-        }
-        let deviceKey: COSEKey
-        do {
-            deviceKey = try COSEKey(item: context.mso.deviceKey)
-        } catch {
-            return .failed(.deviceMacInvalid, "MSO deviceKey: \(error)")
         }
         let sharedSecret: SharedSecret
         do {

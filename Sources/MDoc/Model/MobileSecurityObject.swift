@@ -7,7 +7,7 @@ public struct MobileSecurityObject: Sendable {
     public let digestAlgorithm: String
     /// namespace -> digestID -> digest.
     public let valueDigests: [String: [UInt64: ArraySlice<UInt8>]]
-    /// `deviceKeyInfo.deviceKey`, a COSE_Key; validated when device authentication is checked.
+    /// `deviceKeyInfo.deviceKey`, a COSE_Key as received; the `mso.deviceKey` check validates it.
     public let deviceKey: CBORItem
     public let keyAuthorizations: KeyAuthorizations?
     /// `deviceKeyInfo.keyInfo`, kept as received.

@@ -1,4 +1,5 @@
 import CBOR
+import COSE
 import Foundation
 import TrustStore
 
@@ -11,6 +12,8 @@ struct DocumentContext: Sendable {
     let trust: TrustSnapshot
     let chain: IssuerChain
     let digests: DigestEvaluation
+    /// The MSO's device key, read once (`mso.deviceKey` reports a failure; `device.authentication` uses the key).
+    let deviceKey: Result<COSEKey, COSEError>
 
     init(document: Document, sessionTranscript: [UInt8], options: VerificationOptions, trust: TrustSnapshot) {
         self.document = document
@@ -20,6 +23,8 @@ struct DocumentContext: Sendable {
         let x5chain = (try? document.issuerSigned.issuerAuth.headers.x5chain()) ?? []
         self.chain = IssuerChainCache.shared.chain(x5chain: x5chain, trust: trust, policy: options.chainPolicy)
         self.digests = DigestEvaluation(document: document)
+        let deviceKeyItem = document.mobileSecurityObject.deviceKey
+        self.deviceKey = Result { () throws(COSEError) in try COSEKey(item: deviceKeyItem) }
     }
 
     var mso: MobileSecurityObject { document.mobileSecurityObject }

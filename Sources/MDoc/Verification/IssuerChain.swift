@@ -51,7 +51,7 @@ struct IssuerChain: Sendable {
                 certificates.append(try Certificate(derEncoded: Array(der)))
             } catch {
                 self.init(documentSigner: certificates.first, failure: (.issuerCertificateInvalid,
-                    "x5chain certificate \(index) does not parse: \(error)"))
+                    "x5chain certificate \(index) does not parse as an X.509 certificate (\(DERProblem.phrase(error)))"))
                 return
             }
         }
@@ -144,7 +144,7 @@ struct IssuerChain: Sendable {
         case .success:
             return "\(certificate.subject) is not a CA certificate (basicConstraints cA is not true) and may not sign certificates"
         case .failure(let error):
-            return "\(certificate.subject) basicConstraints does not parse: \(error)"
+            return "\(certificate.subject) basicConstraints does not parse: \(DERProblem.phrase(error))"
         }
         guard case .success(let usage?) = Result(catching: { try certificate.extensions.keyUsage }), usage.keyCertSign else {
             return "\(certificate.subject) lacks keyUsage keyCertSign and may not sign certificates"

@@ -12,7 +12,7 @@ public struct MDocVerifier: Sendable {
     /// The checks in reporting order.
     static let checks: [any DocumentCheck] = [
         CertificateChainCheck(), CertificateProfileCheck(), IssuerSignatureCheck(), DocTypeCheck(),
-        ValueDigestsCheck(), MSOValidityCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
+        ValueDigestsCheck(), MSOValidityCheck(), MSODeviceKeyCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
         RequestedElementsCheck(),
     ]
 
@@ -68,9 +68,11 @@ public struct MDocVerifier: Sendable {
         return nil
     }
 
-    /// The status references worth fetching: those of documents whose MSO is authentic (the document signer chains
-    /// to a trusted IACA and its signature over the MSO verifies). A reference in any other MSO is the sender's
-    /// say-so, and fetching it would let a request make this service call any URI it likes.
+    /// The status references worth fetching: those of documents that are otherwise valid as issued: the document
+    /// signer chains to a trusted IACA, every certificate of the path is within its validity, the IACA may vouch for
+    /// the docType, and the signature over the MSO verifies. A reference in any other MSO is the sender's say-so (or
+    /// an issuer's that no longer counts), and fetching it would let a request make this service call a URI for a
+    /// document that fails anyway.
     public func statusReferencesToResolve(_ response: DeviceResponse, options: VerificationOptions)
         -> Set<StatusReferenceKey>
     {
@@ -78,7 +80,7 @@ public struct MDocVerifier: Sendable {
         for document in response.documents {
             guard let references = document.mobileSecurityObject.statusReferences, !references.isEmpty else { continue }
             let context = DocumentContext(document: document, sessionTranscript: [], options: options, trust: trust)
-            guard context.chain.failure == nil, context.chain.anchor != nil,
+            guard case .passed = CertificateChainCheck().evaluate(context),
                   case .passed = IssuerSignatureCheck().evaluate(context) else { continue }
             keys.formUnion(references.keys)
         }

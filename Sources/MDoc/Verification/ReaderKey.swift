@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 
 /// The reader's ephemeral private key (EReaderKey), used with the MSO device key to derive the EMacKey.
@@ -17,16 +18,22 @@ public enum ReaderKey: Sendable {
         }
     }
 
-    /// A PEM private key (PKCS#8 or SEC1) on P-256, P-384 or P-521.
+    /// A PEM private key (PKCS#8 or SEC1) on P-256, P-384 or P-521; the first private key block counts.
     public init(pem: String) throws {
-        if let key = try? P256.KeyAgreement.PrivateKey(pemRepresentation: pem) {
+        guard let block = try PEM.blocks(in: pem).first(where: { PEM.privateKeyLabels.contains($0.label) }) else {
+            throw NoPrivateKeyBlock()
+        }
+        if let key = try? P256.KeyAgreement.PrivateKey(derRepresentation: block.bytes) {
             self = .p256(key)
-        } else if let key = try? P384.KeyAgreement.PrivateKey(pemRepresentation: pem) {
+        } else if let key = try? P384.KeyAgreement.PrivateKey(derRepresentation: block.bytes) {
             self = .p384(key)
         } else {
-            self = .p521(try P521.KeyAgreement.PrivateKey(pemRepresentation: pem))
+            self = .p521(try P521.KeyAgreement.PrivateKey(derRepresentation: block.bytes))
         }
     }
+
+    /// PEM text without a `PRIVATE KEY` (PKCS#8) or `EC PRIVATE KEY` (SEC1) block.
+    public struct NoPrivateKeyBlock: Error, Sendable {}
 
     /// The ECDH shared secret (x-coordinate) with a public point `04 || X || Y` on the same curve.
     func sharedSecret(withX963 point: [UInt8]) throws -> SharedSecret {
@@ -40,3 +47,4 @@ public enum ReaderKey: Sendable {
         }
     }
 }
+

@@ -6,6 +6,7 @@ public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
     case msoDocType = "mso.docType"
     case issuerValueDigests = "issuer.valueDigests"
     case msoValidity = "mso.validity"
+    case msoDeviceKey = "mso.deviceKey"
     case deviceAuthentication = "device.authentication"
     case deviceKeyAuthorizations = "device.keyAuthorizations"
     case msoStatus = "mso.status"

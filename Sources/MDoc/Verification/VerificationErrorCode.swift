@@ -11,6 +11,7 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case certificateProfileViolation = "CERTIFICATE_PROFILE_VIOLATION"
     // issuer.signature
     case issuerSignatureInvalid = "ISSUER_SIGNATURE_INVALID"
+    /// The issuer's signature algorithm, or (mso.deviceKey) the device key's type or curve, is not implemented.
     case algorithmUnsupported = "ALGORITHM_UNSUPPORTED"
     // mso.docType
     case docTypeMismatch = "DOC_TYPE_MISMATCH"
@@ -22,7 +23,8 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case msoExpired = "MSO_EXPIRED"
     case msoNotYetValid = "MSO_NOT_YET_VALID"
     case msoSignedOutsideCertificateValidity = "MSO_SIGNED_OUTSIDE_CERTIFICATE_VALIDITY"
-    /// validityInfo breaks ISO 18013-5 9.1.2.4: a timestamp not tag 0 / UTC / whole seconds, or validFrom < signed.
+    /// validityInfo breaks ISO 18013-5 9.1.2.4: a timestamp not tag 0 / UTC / whole seconds, or validFrom < signed
+    /// (mso.validity); or deviceKeyInfo.deviceKey is not a well-formed COSE_Key (mso.deviceKey).
     case msoMalformed = "MSO_MALFORMED"
     // device.authentication
     case deviceSignatureInvalid = "DEVICE_SIGNATURE_INVALID"

@@ -11,6 +11,16 @@ public enum ProfileCheckMode: String, Sendable, Codable, CaseIterable {
     case lenient
 }
 
+/// Who built the SessionTranscript a verification checks the device authentication against.
+public enum SessionTranscriptSource: String, Sendable, Codable, CaseIterable {
+    /// The verifier built it from its own session (Apple's nonce, a web request, a proximity engagement): the device
+    /// signature or MAC binds the response to that session.
+    case verifier
+    /// The caller supplied it (`POST /v1/mdoc/verify`): the device signature or MAC proves only that the device
+    /// signed the transcript the caller chose, not that the response belongs to any session of ours.
+    case caller
+}
+
 /// Inputs to one verification besides the response itself. The clock is always a parameter, never read inside.
 public struct VerificationOptions: Sendable {
     /// The instant at which validity periods are judged.
@@ -31,6 +41,9 @@ public struct VerificationOptions: Sendable {
     public var requestedItems: RequestedItems?
     /// Status evidence resolved before verification (fetching is asynchronous; checks are not), by reference.
     public var statusEvidence: [StatusReferenceKey: StatusEvidence] = [:]
+    /// Where the SessionTranscript came from; with ``SessionTranscriptSource/caller`` the `device.authentication`
+    /// detail says that the transcript was the caller's.
+    public var sessionTranscriptSource: SessionTranscriptSource = .verifier
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
                 profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: ReaderKey? = nil) {

@@ -1,7 +1,8 @@
 /// A JSON object whose members are all scalars (strings, numbers, booleans, null), read in one pass over the
 /// request body without copying it. Request bodies of the verify endpoints have this shape; anything else (nested
 /// values, syntax errors, duplicate names, unusual escapes) makes the reader return nil and the caller falls back
-/// to Foundation's decoder, which then decides and explains.
+/// to ``JSONSyntaxScan`` (which refuses a duplicate name, at any depth) and Foundation's decoder, which then
+/// decide and explain. Names are compared as strings after unescaping, one by one: at most ``maxMembers``.
 struct FlatJSONObject {
     enum Value {
         /// A string's content between its quotes (escapes not yet resolved) and whether it has any.

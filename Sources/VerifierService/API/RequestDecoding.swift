@@ -10,11 +10,19 @@ protocol RequestBody: KnownFields {}
 enum RequestDecoding {
     /// Flat bodies of strings and booleans (every verify request) are read in place by ``FlatJSONDecoder``; any
     /// other body, and every body that fails there, goes through Foundation's decoder, whose errors are reported.
-    /// Both refuse unknown fields through ``StrictBody``.
+    /// Both refuse unknown fields through ``StrictBody``. A name repeated within an object, at any depth, is
+    /// refused: the flat reader finds it at the top of a flat body (and leaves that body alone), and
+    /// ``JSONSyntaxScan`` checks every body the flat reader did not read before Foundation sees it (Foundation
+    /// would keep one of the two).
     static func decode<T: RequestBody>(_ type: T.Type, from request: HTTPServerRequest) throws(ServiceProblem) -> T {
-        if let object = FlatJSONObject(request.body),
-           let value = try? StrictBody<T>(from: FlatJSONDecoder(object: object)) {
+        let object = FlatJSONObject(request.body)
+        if let object, let value = try? StrictBody<T>(from: FlatJSONDecoder(object: object)) {
             return value.body
+        }
+        // A flat object that was read has no nesting and no repeated name: only the others need the scan.
+        if object == nil, let failure = JSONSyntaxScan.check(request.body) {
+            guard let path = failure.duplicate else { throw ServiceProblem.invalidRequest("the body is not valid JSON") }
+            throw ServiceProblem.invalidRequest(duplicateField(path))
         }
         do {
             return try JSONDecoder().decode(StrictBody<T>.self, from: Data(request.body)).body
@@ -23,6 +31,11 @@ enum RequestDecoding {
         } catch {
             throw ServiceProblem.invalidRequest("the body is not valid JSON")
         }
+    }
+
+    /// The detail for a name that appears twice in one object, `path` in the style of unknown fields.
+    static func duplicateField(_ path: String) -> String {
+        "duplicate field \"\(path)\" (a name may appear only once in an object)"
     }
 
     static func describe(_ error: DecodingError) -> String {

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import HTTPServer
 import HTTPTypes
@@ -135,7 +136,7 @@ extension VerifierService {
             let body = try RequestDecoding.decode(AnchorsBody.self, from: request)
             for (index, entry) in body.anchors.enumerated() {
                 let text = Array(entry.certificate.utf8)
-                let isPEM = text.starts(with: Array("-----BEGIN".utf8))
+                let isPEM = PEM.containsBlock(text)
                 let der = isPEM ? text : try RequestDecoding.base64(entry.certificate, field: "anchors[\(index)].certificate")
                 let scope = try Self.docTypeScope(entry.docTypes)
                 do {
@@ -182,6 +183,7 @@ extension VerifierService {
     static func problem(_ error: TrustChangeError) -> ServiceProblem {
         switch error {
         case .invalid(let reason): return ServiceProblem(.badRequest, "INVALID_IACA", reason)
+        case .unparsable(let reason): return ServiceProblem(.badRequest, "IACA_UNPARSABLE", reason)
         case .duplicate: return ServiceProblem(.badRequest, "IACA_DUPLICATE", error.description)
         case .alreadyPresent: return ServiceProblem(.conflict, "IACA_ALREADY_TRUSTED", error.description)
         case .wouldBeEmpty: return ServiceProblem(.conflict, "TRUST_SET_WOULD_BE_EMPTY", error.description)

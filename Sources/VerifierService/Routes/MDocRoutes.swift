@@ -21,16 +21,23 @@ extension VerifierService {
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let readerKey = try body.readerPrivateKey.map { text throws(ServiceProblem) in try Self.readerKey(text) }
+        // The transcript is the caller's: the device signature proves only that, and the report says so.
+        var options = verificationOptions(at: time, readerKey: readerKey)
+        options.sessionTranscriptSource = .caller
         let report: VerificationReport
         do {
             let parsed = try DeviceResponse(bytes: response)
-            report = await verify(parsed, sessionTranscript: transcript,
-                                  options: verificationOptions(at: time, readerKey: readerKey), trust: trustStore.snapshot)
+            report = await verify(parsed, sessionTranscript: transcript, options: options, trust: trustStore.snapshot)
         } catch {
             report = .failure(error.code, error.description)
         }
-        return try reportResponse(report, endpoint: "mdoc", started: started)
+        return try reportResponse(report, endpoint: "mdoc", started: started,
+                                  extra: [(Self.sessionTranscriptSourceField, .string(SessionTranscriptSource.caller.rawValue))])
     }
+
+    /// Top-level report member present only where the caller supplied the SessionTranscript (`POST /v1/mdoc/verify`,
+    /// always `"caller"`); the flows that build the transcript themselves (Apple, web, proximity) leave it out.
+    static let sessionTranscriptSourceField = "sessionTranscriptSource"
 
     /// `readerPrivateKey`: a PEM private key, or the raw scalar as hex or base64. `hex:` or `base64:` says which;
     /// without a prefix, text of only hex digits as long as a P-256, P-384 or P-521 scalar in hex (64, 96, 132
@@ -42,6 +49,8 @@ extension VerifierService {
         }
         do {
             if text.contains("-----BEGIN") { return try ReaderKey(pem: text) }
+        } catch let error as PEMError {
+            throw invalid("is not PEM: \(error)")
         } catch {
             throw invalid("is not a PEM P-256, P-384 or P-521 private key")
         }

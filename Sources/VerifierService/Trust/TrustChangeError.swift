@@ -2,8 +2,10 @@ import TrustLists
 
 /// Why a change to the trust set was refused. Nothing changed.
 public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
-    /// The certificate is not a usable IACA (not a CA, no keyCertSign, expired, unparsable).
+    /// The certificate is not a usable IACA (not a CA, no keyCertSign, expired).
     case invalid(String)
+    /// The input is not a certificate at all: DER (or the DER in PEM) that does not parse as X.509.
+    case unparsable(String)
     /// The request names the same certificate twice.
     case duplicate([String])
     case alreadyPresent([String])
@@ -19,7 +21,7 @@ public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalid(let reason): return reason
+        case .invalid(let reason), .unparsable(let reason): return reason
         case .duplicate(let fingerprints): return "the request lists the same certificate twice: " + fingerprints.joined(separator: ", ")
         case .alreadyPresent(let fingerprints): return "already trusted: " + fingerprints.joined(separator: ", ")
         case .notFound(let fingerprint): return "no trusted IACA with SHA-256 \(fingerprint)"

@@ -158,6 +158,7 @@ public final class TrustStoreManager: Sendable {
             do {
                 anchor = try TrustAnchor(derBytes: der, metadata: TrustAnchorMetadata(docTypes: docTypes))
             } catch {
+                if case .unparsable = error { throw .unparsable(error.description) }
                 throw .invalid(error.description)
             }
             if !allowExpired && !anchor.isValid(at: now) {
@@ -250,9 +251,15 @@ public final class TrustStoreManager: Sendable {
     }
 
     /// A list never goes back: a lower `vicalIssueID` (or, without one, an older `date`) than the list in force is
-    /// a rollback; the same issue ID with other content is refused too.
+    /// a rollback; the same issue ID with other content is refused too. Once a source's list in force has an issue
+    /// ID, a list without one is refused as a rollback as well: accepting it would reset the sequence, after which
+    /// an older issue would import again.
     static func checkOrder(_ verified: VerifiedVICAL, against inForce: TrustListRecord?) throws(TrustChangeError) {
         guard let inForce else { return }
+        if verified.vical.issueID == nil, let old = inForce.issueID {
+            throw .vical(VICALError(.rollback, "the list has no vicalIssueID, but the list in force for this source has "
+                                    + "vicalIssueID \(old): a later list must carry a higher one"))
+        }
         if let new = verified.vical.issueID, let old = inForce.issueID {
             if new < old {
                 throw .vical(VICALError(.rollback, "vicalIssueID \(new) is lower than \(old), the list in force"))
