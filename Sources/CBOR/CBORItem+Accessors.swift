@@ -103,3 +103,11 @@ extension CBORItem {
         }
     }
 }
+
+extension CBORItem {
+    /// The floating-point value (half, single or double precision, widened to `Double`), if the item is a float.
+    public var floatValue: Double? {
+        let node = node
+        return node.kind == .float ? Double(bitPattern: node.argument) : nil
+    }
+}

@@ -1,21 +1,19 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Synchronization
+import OutboundFetch
 
-/// Fetches status list tokens. The verification path awaits at most `timeout` for any fetch.
+/// Fetches status list tokens. The verification path awaits at most the configured deadline for any fetch.
 public protocol StatusListFetching: Sendable {
     func fetch(_ url: URL) async throws(StatusListError) -> [UInt8]
 }
 
-/// Limits on what a fetch may cost.
+/// Limits on what a status list fetch may cost, and which URI schemes a status reference may use.
 public struct StatusFetchLimits: Sendable, Equatable {
-    /// Whole-fetch deadline, connection included.
+    /// Whole-fetch deadline, connections and redirects included.
     public var timeout: TimeInterval
-    /// Largest body read; a longer one is cancelled while it arrives.
+    /// Largest body read; a longer one is cut off while it arrives.
     public var maximumBytes: Int
-    /// URI schemes allowed, lowercase (`https`; `http` only when listed).
+    /// URI schemes a reference may name, lowercase (`https`; `http` only when listed, and then only to a destination
+    /// the outbound allowlist opens).
     public var allowedSchemes: Set<String>
 
     public init(timeout: TimeInterval = 5, maximumBytes: Int = 10 << 20, allowedSchemes: Set<String> = ["https"]) {
@@ -25,122 +23,38 @@ public struct StatusFetchLimits: Sendable, Equatable {
     }
 }
 
-/// Fetches over URLSession (libcurl on Linux) with `Accept: application/statuslist+cwt`, the size and time
-/// limits enforced while reading, and redirects followed only within the allowed schemes and never to another
-/// scheme.
-public final class URLSessionStatusListFetcher: NSObject, StatusListFetching, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: all mutable state is in `transfers`, behind a Mutex; URLSession calls the delegate on its queue.
-    private struct Transfer {
-        var body: [UInt8] = []
-        var failure: StatusListError?
-        var continuation: CheckedContinuation<[UInt8], any Error>?
-    }
-
+/// Fetches status lists through the service's one ``OutboundFetcher`` (its destination policy, redirect and size
+/// rules) with `Accept: application/statuslist+cwt`; only a 200 answer is a list.
+public struct StatusListFetcher: StatusListFetching {
     public let limits: StatusFetchLimits
-    private let transfers = Mutex<[Int: Transfer]>([:])
-    private var session: URLSession!
+    public let fetcher: OutboundFetcher
+    let fetchLimits: FetchLimits
 
-    public init(limits: StatusFetchLimits) {
+    /// `connectTimeout` and `idleTimeout` (seconds) bound each connection and each silence within `limits.timeout`.
+    public init(limits: StatusFetchLimits, fetcher: OutboundFetcher, connectTimeout: Int = 5, idleTimeout: Int = 10) {
         self.limits = limits
-        super.init()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = limits.timeout
-        configuration.timeoutIntervalForResource = limits.timeout
-        configuration.httpMaximumConnectionsPerHost = 4
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        self.fetcher = fetcher
+        fetchLimits = FetchLimits(totalTimeout: limits.timeout, connectTimeout: TimeInterval(connectTimeout),
+                                  idleTimeout: TimeInterval(idleTimeout), maximumBodyBytes: limits.maximumBytes)
     }
 
     public func fetch(_ url: URL) async throws(StatusListError) -> [UInt8] {
         guard let scheme = url.scheme?.lowercased(), limits.allowedSchemes.contains(scheme), url.host != nil else {
             throw StatusListError("the URI scheme is not allowed (status.allowedSchemes)")
         }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: limits.timeout)
-        request.setValue("application/statuslist+cwt", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        let id = task.taskIdentifier
-        let deadline = DispatchWorkItem { [weak task] in task?.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limits.timeout, execute: deadline)
-        defer { deadline.cancel() }
+        let response: FetchResponse
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                transfers.withLock { $0[id] = Transfer(continuation: continuation) }
-                task.resume()
-            }
-        } catch let error as StatusListError {
-            throw error
+            response = try await fetcher.get(url.absoluteString, headers: ["Accept: application/statuslist+cwt"],
+                                             limits: fetchLimits)
         } catch {
-            throw StatusListError("fetch failed: \(error.localizedDescription)")
+            switch error.kind {
+            case .tooLarge: throw StatusListError("the list is larger than \(limits.maximumBytes) bytes")
+            case .timedOut: throw StatusListError("the fetch timed out: \(error.reason)")
+            case .refused: throw StatusListError("the fetch was refused: \(error.reason)")
+            case .failed: throw StatusListError("fetch failed: \(error.reason)")
+            }
         }
-    }
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let id = dataTask.taskIdentifier
-        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            fail(id, StatusListError("the server answered \(http.statusCode)"))
-            completionHandler(.cancel)
-            return
-        }
-        if response.expectedContentLength > Int64(limits.maximumBytes) {
-            fail(id, StatusListError("the list is larger than \(limits.maximumBytes) bytes"))
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
-        let tooLarge = transfers.withLock { transfers -> Bool in
-            guard transfers[id] != nil else { return false }
-            if transfers[id]!.body.count + data.count > limits.maximumBytes { return true }
-            transfers[id]!.body += data
-            return false
-        }
-        if tooLarge {
-            fail(id, StatusListError("the list is larger than \(limits.maximumBytes) bytes"))
-            dataTask.cancel()
-        }
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let from = task.originalRequest?.url?.scheme?.lowercased()
-        let to = request.url?.scheme?.lowercased()
-        if let to, to == from, limits.allowedSchemes.contains(to) {
-            completionHandler(request)
-        } else {
-            fail(task.taskIdentifier, StatusListError("a redirect to another scheme was refused"))
-            completionHandler(nil)
-            task.cancel()
-        }
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let id = task.taskIdentifier
-        let transfer = transfers.withLock { $0.removeValue(forKey: id) }
-        guard let transfer, let continuation = transfer.continuation else { return }
-        if let failure = transfer.failure {
-            continuation.resume(throwing: failure)
-        } else if let error {
-            let reason = (error as? URLError)?.code == .cancelled || (error as? URLError)?.code == .timedOut
-                ? "the fetch timed out after \(Int(limits.timeout)) s" : "fetch failed: \(error.localizedDescription)"
-            continuation.resume(throwing: StatusListError(reason))
-        } else {
-            continuation.resume(returning: transfer.body)
-        }
-    }
-
-    private func fail(_ id: Int, _ error: StatusListError) {
-        transfers.withLock { transfers in
-            if transfers[id] != nil, transfers[id]!.failure == nil { transfers[id]!.failure = error }
-        }
+        guard response.status == 200 else { throw StatusListError("the server answered \(response.status)") }
+        return response.body
     }
 }

@@ -11,7 +11,9 @@ import X509
 /// The token is a tagged COSE_Sign1 (18) whose protected header carries `typ` (16) and the signer's `x5chain`
 /// (33). The signer certificate has keyUsage digitalSignature, is no CA, is valid at the verification time and
 /// is signed by a trusted IACA (or by the certificate the MSO names); `sub` equals the URI the MSO names; `iat`
-/// is present; `exp`, when present, is in the future. Anything else throws, and the caller reports "unknown".
+/// is present and not in the future beyond the clock skew; `exp`, when present, is in the future. `iat`, `exp` and
+/// `ttl` are NumericDates (integer or float seconds); any other type is refused, never read as absent. Anything else
+/// throws, and the caller reports "unknown".
 public struct StatusListTokenVerifier: Sendable {
     public enum Kind: String, Sendable {
         case statusList = "application/statuslist+cwt"
@@ -22,8 +24,12 @@ public struct StatusListTokenVerifier: Sendable {
     public var maximumDecompressedBytes = 16 << 20
     /// Most identifiers in an identifier list.
     public var maximumIdentifiers = 1_000_000
+    /// How far in the future `iat` may lie (the verification clock skew).
+    public var clockSkew: TimeInterval
 
-    public init() {}
+    public init(clockSkew: TimeInterval = 300) {
+        self.clockSkew = clockSkew
+    }
 
     static let typLabel: Int64 = 16
     static let subClaim: Int64 = 2
@@ -58,7 +64,7 @@ public struct StatusListTokenVerifier: Sendable {
             throw StatusListError("x5chain is empty or too large")
         }
         let signer: Certificate
-        do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: \(error)") }
+        do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: x5chain certificate 0 does not parse as an X.509 certificate (\(DERProblem.phrase(error)))") }
         try Self.checkSignerProfile(signer, now: now)
         guard let key = COSEPublicKey(certificate: signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
         do { try sign1.verify(using: key) } catch { throw StatusListError("signature: \(error)") }
@@ -69,10 +75,16 @@ public struct StatusListTokenVerifier: Sendable {
         do { claims = try decoder.decode(payload) } catch { throw StatusListError("claims are not CBOR: \(error)") }
         guard claims.isMap else { throw StatusListError("claims are not a map") }
         guard claims[intKey: Self.subClaim]?.textValue == uri else { throw StatusListError("sub does not equal the URI in the MSO") }
-        guard let iat = claims[intKey: Self.iatClaim]?.intValue else { throw StatusListError("iat is missing") }
-        let exp = claims[intKey: Self.expClaim]?.intValue
-        if let exp, Date(timeIntervalSince1970: TimeInterval(exp)) <= now { throw StatusListError("the list expired") }
-        let ttl = Self.seconds(claims[intKey: Self.ttlClaim])
+        guard let iat = try NumericDate.seconds(claims[intKey: Self.iatClaim], claim: "iat") else {
+            throw StatusListError("iat is missing")
+        }
+        let issuedAt = Date(timeIntervalSince1970: iat)
+        if issuedAt > now.addingTimeInterval(clockSkew) {
+            throw StatusListError("iat is \(Int(issuedAt.timeIntervalSince(now))) s in the future (clock skew \(Int(clockSkew)) s)")
+        }
+        let expiresAt = try NumericDate.seconds(claims[intKey: Self.expClaim], claim: "exp").map(Date.init(timeIntervalSince1970:))
+        if let expiresAt, expiresAt <= now { throw StatusListError("the list expired (exp)") }
+        let ttl = try Self.timeToLive(claims[intKey: Self.ttlClaim])
 
         let content: VerifiedStatusList.Content
         switch kind {
@@ -88,7 +100,7 @@ public struct StatusListTokenVerifier: Sendable {
             }
             content = .statusList(bits: Int(bits), statuses: statuses)
         case .identifierList:
-            guard exp != nil else { throw StatusListError("an identifier list needs exp") }
+            guard expiresAt != nil else { throw StatusListError("an identifier list needs exp") }
             guard claims[intKey: Self.statusListClaim] == nil else {
                 throw StatusListError("an identifier list may not carry a status_list claim")
             }
@@ -103,16 +115,16 @@ public struct StatusListTokenVerifier: Sendable {
             content = .identifierList(set)
         }
         return VerifiedStatusList(
-            uri: uri, content: content, issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
-            expiresAt: exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, timeToLive: ttl,
+            uri: uri, content: content, issuedAt: issuedAt, expiresAt: expiresAt, timeToLive: ttl,
             signerTrust: signerTrust, signerCertificate: Array(leafDER))
     }
 
-    /// A uint claim as seconds (capped at a year); nil when absent or not a uint.
-    @inline(never)
-    static func seconds(_ item: CBORItem?) -> TimeInterval? {
-        guard let item, let value = item.unsignedValue else { return nil }
-        return TimeInterval(min(value, 31_536_000))
+    /// The `ttl` claim in seconds (capped at a year); nil when absent. A value that is not a non-negative number
+    /// throws, like an unreadable `exp`.
+    static func timeToLive(_ item: CBORItem?) throws(StatusListError) -> TimeInterval? {
+        guard let seconds = try NumericDate.seconds(item, claim: "ttl") else { return nil }
+        guard seconds >= 0 else { throw StatusListError("ttl is negative") }
+        return min(seconds, 31_536_000)
     }
 
     /// The `bits` of a status list: 1, 2, 4 or 8.

@@ -16,7 +16,8 @@ public struct VICALError: Error, Sendable, Equatable, CustomStringConvertible {
         case notYetValid = "VICAL_NOT_YET_VALID"
         /// `nextUpdate` has passed.
         case stale = "VICAL_STALE"
-        /// `vicalIssueID` (or `date`) is lower than the list in force: a rollback.
+        /// `vicalIssueID` (or `date`) is lower than the list in force, or missing while the list in force has one:
+        /// a rollback.
         case rollback = "VICAL_ROLLBACK"
         /// Same `vicalIssueID` as the list in force, different content.
         case issueIDReused = "VICAL_ISSUE_ID_REUSED"

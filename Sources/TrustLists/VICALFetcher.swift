@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OutboundFetch
 
 /// What a conditional fetch of a VICAL found.
 public enum VICALFetchResult: Sendable {
@@ -11,26 +9,17 @@ public enum VICALFetchResult: Sendable {
     case fetched(body: [UInt8], etag: String?, lastModified: String?)
 }
 
-/// Fetches a VICAL over URLSession (libcurl on Linux) with `If-None-Match` / `If-Modified-Since`, a deadline and a
-/// size cap. Redirects are followed only within the same scheme.
-public final class VICALFetcher: Sendable {
-    public let timeout: TimeInterval
-    public let maximumBytes: Int
-    private let session: URLSession
+/// Fetches a VICAL through the service's one ``OutboundFetcher`` (destination policy, re-checked redirects, the size
+/// cap applied while the body arrives) with `If-None-Match` / `If-Modified-Since`.
+public struct VICALFetcher: Sendable {
+    public let limits: FetchLimits
+    public let fetcher: OutboundFetcher
 
-    public init(timeout: TimeInterval = 20, maximumBytes: Int = VICALLimits.default.maximumBytes) {
-        self.timeout = timeout
-        self.maximumBytes = maximumBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+    public init(fetcher: OutboundFetcher,
+                limits: FetchLimits = FetchLimits(totalTimeout: 20, maximumBodyBytes: VICALLimits.default.maximumBytes)) {
+        self.fetcher = fetcher
+        self.limits = limits
     }
-
-    deinit { session.invalidateAndCancel() }
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -38,35 +27,31 @@ public final class VICALFetcher: Sendable {
 
     /// GETs `url`, conditional on the validators of the copy in force.
     public func fetch(_ url: URL, etag: String?, lastModified: String?) async throws(Failure) -> VICALFetchResult {
-        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
-            throw Failure(description: "the URL must be http or https")
-        }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/cbor, application/octet-stream;q=0.9, */*;q=0.1", forHTTPHeaderField: "Accept")
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let data: Data
-        let response: URLResponse
+        var headers = ["Accept: application/cbor, application/octet-stream;q=0.9, */*;q=0.1"]
+        if let etag { headers.append("If-None-Match: \(Self.headerValue(etag))") }
+        if let lastModified { headers.append("If-Modified-Since: \(Self.headerValue(lastModified))") }
+        let response: FetchResponse
         do {
-            (data, response) = try await session.data(for: request)
+            response = try await fetcher.get(url.absoluteString, headers: headers, limits: limits)
         } catch {
-            throw Failure(description: "fetch failed: \(error.localizedDescription)")
+            switch error.kind {
+            case .tooLarge: throw Failure(description: "the list is larger than \(limits.maximumBodyBytes) bytes")
+            case .refused: throw Failure(description: "the fetch was refused: \(error.reason)")
+            case .timedOut, .failed: throw Failure(description: "fetch failed: \(error.reason)")
+            }
         }
-        guard let http = response as? HTTPURLResponse else { throw Failure(description: "not an HTTP answer") }
-        if let final = http.url?.scheme?.lowercased(), final != scheme {
-            throw Failure(description: "redirected to another scheme")
-        }
-        switch http.statusCode {
+        switch response.status {
         case 304:
             return .notModified
         case 200:
-            guard data.count <= maximumBytes else {
-                throw Failure(description: "the list is \(data.count) bytes; at most \(maximumBytes) are accepted")
-            }
-            return .fetched(body: Array(data), etag: http.value(forHTTPHeaderField: "ETag"),
-                            lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+            return .fetched(body: response.body, etag: response.etag, lastModified: response.lastModified)
         default:
-            throw Failure(description: "the server answered \(http.statusCode)")
+            throw Failure(description: "the server answered \(response.status)")
         }
+    }
+
+    /// A validator as a header value: control characters (a line break would start another header) removed.
+    static func headerValue(_ value: String) -> String {
+        String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.map(Character.init))
     }
 }

@@ -39,10 +39,12 @@ extension VerifierService {
 
     /// Fetches and verifies one status list against the trust set, as `mso.status` would; returns a line for
     /// operators and whether the entry is valid.
-    public func checkStatus(uri: String, index: UInt64?, identifier: [UInt8]?) async -> (valid: Bool, text: String) {
+    public func checkStatus(uri: String, index: UInt64?, identifier: [UInt8]?, at time: Date? = nil) async
+        -> (valid: Bool, text: String)
+    {
         let reference: StatusReferenceKey = identifier.map { .identifierList(.init(identifier: $0, uri: uri)) }
             ?? .statusList(.init(index: index ?? 0, uri: uri))
-        let evidence = await statusResolver.evidence(for: reference, trust: trustStore.snapshot, now: now())
+        let evidence = await statusResolver.evidence(for: reference, trust: trustStore.snapshot, now: time ?? now())
         let trust: String
         switch evidence.signerTrust {
         case .anchor(let sha256): trust = "signer chains to IACA \(sha256)"

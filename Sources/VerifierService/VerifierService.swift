@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import MDoc
+import OutboundFetch
 import ServerTLS
 import SessionStore
 import StatusList
@@ -19,12 +20,18 @@ public final class VerifierService: Sendable {
     public let metrics: ServiceMetrics
     let merchantKeys: [MerchantEncryptionKey]
     let readerTokens: ReaderTokenService?
+    /// The one outbound HTTP client (status lists, VICALs) and its destination policy.
+    public let outboundFetcher: OutboundFetcher
     /// Fetches, verifies and caches the status lists that MSOs name.
     public let statusResolver: StatusResolver
     /// Builds (and signs, with the configured reader key and mode) the DeviceRequests of web and proximity sessions.
     let deviceRequestBuilder: DeviceRequestBuilder
     /// One-time sessions of the web and proximity flows, and issued Apple nonces.
     public let sessionStore: any SessionStore
+    /// Who may call the create and verify routes.
+    let integratorAuthentication: IntegratorAuthentication
+    /// Each kind's and each integrator's share of the session capacity.
+    let sessionAdmission: SessionAdmission
     /// Where sessions and the trust set live (memory and the directory, or the database).
     public let store: ServiceStore
     /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
@@ -48,11 +55,17 @@ public final class VerifierService: Sendable {
         self.metrics = metrics
         self.now = now
         let status = configuration.status
-        let fetcher = statusFetcher ?? URLSessionStatusListFetcher(limits: StatusFetchLimits(
+        let outbound = OutboundFetcher(policy: DestinationPolicy(
+            allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects))
+        outbound.policy.refuse(listeningPorts: [configuration.server.port, configuration.server.plainHealthPort].compactMap { $0 }.filter { $0 > 0 })
+        outboundFetcher = outbound
+        let fetcher = statusFetcher ?? StatusListFetcher(limits: StatusFetchLimits(
             timeout: TimeInterval(status.fetchTimeoutSeconds), maximumBytes: status.maxListBytes,
-            allowedSchemes: Set(status.allowedSchemes)))
+            allowedSchemes: Set(status.allowedSchemes)), fetcher: outbound, connectTimeout: configuration.outbound.connectTimeoutSeconds,
+            idleTimeout: configuration.outbound.idleTimeoutSeconds)
         statusResolver = StatusResolver(cache: StatusListCache(
-            fetcher: fetcher, cacheSeconds: TimeInterval(status.cacheSeconds),
+            fetcher: fetcher, verifier: StatusListTokenVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
+            cacheSeconds: TimeInterval(status.cacheSeconds),
             staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
             onEvent: { [logger, metrics] event in
                 metrics.statusList(event)
@@ -87,7 +100,12 @@ public final class VerifierService: Sendable {
         trustStore = store.trust
         vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
         vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
-        vicalRefresher = VICALRefresher(sources: configuration.trust.vicalSources)
+        vicalRefresher = VICALRefresher(sources: configuration.trust.vicalSources,
+                                        fetcher: VICALFetcher(fetcher: outbound, limits: FetchLimits(
+                                            totalTimeout: 20, connectTimeout: TimeInterval(configuration.outbound.connectTimeoutSeconds),
+                                            idleTimeout: TimeInterval(configuration.outbound.idleTimeoutSeconds),
+                                            maximumBodyBytes: VICALLimits.default.maximumBytes)),
+                                        retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds))
         readerTokens = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
             try ReaderTokenService(configuration: tokens)
         }
@@ -103,6 +121,15 @@ public final class VerifierService: Sendable {
             }
         }
         self.sessionStore = store.sessions
+        integratorAuthentication = IntegratorAuthentication(configuration.integrators)
+        sessionAdmission = SessionAdmission(configuration: configuration,
+                                            integratorCount: integratorAuthentication.integratorCount)
+    }
+
+    /// Tells the outbound policy the ports this process listens on once they are known (a configured port 0 is
+    /// chosen at start): no fetch may reach them, even through `outbound.allowedDestinations`.
+    public func listening(on ports: [Int]) {
+        outboundFetcher.policy.refuse(listeningPorts: ports.filter { $0 > 0 })
     }
 
     /// A service on the configured store: with PostgreSQL, connects, migrates and reads the shared trust set
@@ -153,14 +180,14 @@ public final class VerifierService: Sendable {
         // Verification runs as a task: its cost depends on what the sender wrote, and the connection queues must stay
         // free for health probes. Short routes whose cost does not (a transcript, a token, the admin list) answer at
         // once on the connection's queue, without the hand-off to the task pool and back.
-        router.post("/v1/apple/nonces") { [self] in await respond($0) { r throws(ServiceProblem) in try await issueAppleNonce(r) } }
-        router.post("/v1/apple/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await appleVerify(r) } }
-        router.addImmediate(.post, "/v1/apple/session-transcript") { [self] in respondNow($0) { r throws(ServiceProblem) in try sessionTranscript(r) } }
-        router.post("/v1/web/requests") { [self] in await respond($0) { r throws(ServiceProblem) in try await createWebRequest(r) } }
-        router.post("/v1/web/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await webVerify(r) } }
-        router.post("/v1/proximity/sessions") { [self] in await respond($0) { r throws(ServiceProblem) in try await createProximitySession(r) } }
-        router.post("/v1/proximity/sessions/:id/messages") { [self] in await respond($0) { r throws(ServiceProblem) in try await proximityMessage(r) } }
-        router.post("/v1/mdoc/verify") { [self] in await respond($0) { r throws(ServiceProblem) in try await mdocVerify(r) } }
+        router.post("/v1/apple/nonces") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await issueAppleNonce(r, for: who) } }
+        router.post("/v1/apple/verify") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await appleVerify(r, for: who) } }
+        router.addImmediate(.post, "/v1/apple/session-transcript") { [self] in respondNowAsIntegrator($0) { r, _ throws(ServiceProblem) in try sessionTranscript(r) } }
+        router.post("/v1/web/requests") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await createWebRequest(r, for: who) } }
+        router.post("/v1/web/verify") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await webVerify(r, for: who) } }
+        router.post("/v1/proximity/sessions") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await createProximitySession(r, for: who) } }
+        router.post("/v1/proximity/sessions/:id/messages") { [self] in await respondAsIntegrator($0) { r, who throws(ServiceProblem) in try await proximityMessage(r, for: who) } }
+        router.post("/v1/mdoc/verify") { [self] in await respondAsIntegrator($0) { r, _ throws(ServiceProblem) in try await mdocVerify(r) } }
         router.get("/v1/admin/status-cache") { [self] in await respond($0) { r throws(ServiceProblem) in try await statusCache(r) } }
         router.addImmediate(.get, "/v1/admin/iaca") { [self] in respondNow($0) { r throws(ServiceProblem) in try listAnchors(r) } }
         router.post("/v1/admin/iaca") { [self] in await respond($0) { r throws(ServiceProblem) in try await addAnchors(r) } }

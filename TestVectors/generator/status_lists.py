@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import shutil
 import sys
 import zlib
@@ -40,6 +41,7 @@ IAT = g.d("2029-12-31T00:00:00Z")
 EXP = g.d("2031-01-01T00:00:00Z")
 TTL = 3600
 VERIFICATION_TIME = "2030-01-01T00:00:00Z"
+CLOCK_SKEW = 300  # verification.clockSkewSeconds: how far in the future a list's iat may lie
 STATUSLIST_TYP = "application/statuslist+cwt"
 IDLIST_TYP = "application/identifierlist+cwt"
 
@@ -117,12 +119,14 @@ def token(claims: dict, key, cert_der: bytes, typ: str = STATUSLIST_TYP, x5chain
 
 
 def status_claims(name: str, bits: int, statuses: dict[int, int], entries: int = 16, sub: str | None = None,
-                  exp=EXP, iat=IAT) -> dict:
+                  exp=EXP, iat=IAT, ttl=TTL) -> dict:
+    """`exp`, `iat` and `ttl` are datetimes/ints written as CBOR integers, or any other value written as it is (a
+    float, a tag-1 date, text, a boolean) for the NumericDate cases."""
     claims = {2: sub or uri(name)}
     if iat is not None:
-        claims[6] = int(iat.timestamp())
-    claims[4] = int(exp.timestamp())
-    claims[65534] = TTL
+        claims[6] = int(iat.timestamp()) if hasattr(iat, "timestamp") else iat
+    claims[4] = int(exp.timestamp()) if hasattr(exp, "timestamp") else exp
+    claims[65534] = ttl
     claims[65533] = {"bits": bits, "lst": zlib.compress(pack(statuses, bits, entries), 9)}
     return claims
 
@@ -159,6 +163,18 @@ def evaluate(data: bytes | None, kind: str, ref_uri: str, index: int | None, ide
         return unknown
     claims = cbor2.loads(payload)
     if claims.get(2) != ref_uri or 6 not in claims:
+        return unknown
+
+    def numeric_date(value) -> bool:
+        # RFC 8392 §2: an integer or a floating-point number, never tag 1, text or a boolean.
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+    for claim in (6, 4, 65534):
+        if claim in claims and not numeric_date(claims[claim]):
+            return unknown
+    if claims[6] > now.timestamp() + CLOCK_SKEW:
+        return unknown
+    if 65534 in claims and claims[65534] < 0:
         return unknown
     if 4 in claims and claims[4] <= now.timestamp():
         return unknown
@@ -208,6 +224,19 @@ def main() -> int:
         "no-digitalsignature": token(status_claims("no-digitalsignature", 1, {}), no_ds.key, no_ds_der),
         "no-iat": token(status_claims("no-iat", 1, {}, iat=None), good.key, good_der),
         "named-ca": token(status_claims("named-ca", 1, {0: 0, 1: 1}), named_signer.key, named_der),
+        # NumericDates (RFC 8392 §2): floats are read like integers; any other type is refused, never taken as absent.
+        "exp-float": token(status_claims("exp-float", 1, {0: 0, 1: 1}, exp=EXP.timestamp() + 0.5,
+                                         iat=IAT.timestamp() + 0.25), good.key, good_der),
+        "exp-float-past": token(status_claims("exp-float-past", 1, {}, exp=g.d("2029-06-01T00:00:00Z").timestamp() + 0.5),
+                                good.key, good_der),
+        "exp-tag1": token(status_claims("exp-tag1", 1, {}, exp=CBORTag(1, int(g.d("2029-06-01T00:00:00Z").timestamp()))),
+                          good.key, good_der),
+        "exp-text": token(status_claims("exp-text", 1, {}, exp="2029-06-01T00:00:00Z"), good.key, good_der),
+        "exp-bool": token(status_claims("exp-bool", 1, {}, exp=False), good.key, good_der),
+        "iat-future": token(status_claims("iat-future", 1, {}, iat=g.d("2030-01-01T00:10:00Z")), good.key, good_der),
+        "iat-text": token(status_claims("iat-text", 1, {}, iat="2029-12-31T00:00:00Z"), good.key, good_der),
+        "ttl-text": token(status_claims("ttl-text", 1, {}, ttl="3600"), good.key, good_der),
+        "ttl-negative": token(status_claims("ttl-negative", 1, {}, ttl=-1), good.key, good_der),
         "idlist": token({2: uri("idlist"), 6: int(IAT.timestamp()), 4: int(EXP.timestamp()), 65534: TTL,
                          65530: {"identifiers": {bytes.fromhex("0102"): {}}}}, good.key, good_der, typ=IDLIST_TYP),
     }
@@ -237,6 +266,16 @@ def main() -> int:
         ("status-x5chain-unprotected", "the signer's x5chain is in the unprotected header", sl("x5chain-unprotected", 0)),
         ("status-no-digitalsignature", "the signer certificate lacks digitalSignature", sl("no-digitalsignature", 0)),
         ("status-no-iat", "the list has no iat", sl("no-iat", 0)),
+        ("status-exp-float-valid", "exp and iat are floats (valid NumericDates); index 0 VALID", sl("exp-float", 0)),
+        ("status-exp-float-revoked", "exp and iat are floats (valid NumericDates); index 1 INVALID", sl("exp-float", 1)),
+        ("status-exp-float-past", "exp is a float that passed before the verification time", sl("exp-float-past", 0)),
+        ("status-exp-tag1", "exp is a tag-1 date (RFC 8392 forbids the tag)", sl("exp-tag1", 0)),
+        ("status-exp-text", "exp is a text string", sl("exp-text", 0)),
+        ("status-exp-bool", "exp is a boolean", sl("exp-bool", 0)),
+        ("status-iat-future", "iat is 10 minutes after the verification time (beyond the 300 s skew)", sl("iat-future", 0)),
+        ("status-iat-text", "iat is a text string", sl("iat-text", 0)),
+        ("status-ttl-text", "ttl is a text string", sl("ttl-text", 0)),
+        ("status-ttl-negative", "ttl is negative", sl("ttl-negative", 0)),
         ("status-not-found", "the list URI answers 404", sl("missing", 0)),
         ("status-slow", "the list server answers after the fetch timeout", sl("slow", 0)),
         ("status-oversized", "the list is larger than the configured maximum", sl("oversized", 0)),
@@ -294,7 +333,8 @@ def main() -> int:
                 "status-idlist-revoked": "STATUS_REVOKED", "status-idlist-valid": "passed",
                 "status-both-valid": "passed", "status-both-one-revoked": "STATUS_REVOKED", "status-none": "notApplicable",
                 "status-bits2-valid": "passed", "status-bits4-valid": "passed",
-                "status-mso-certificate-valid": "passed", "status-mso-certificate-revoked": "STATUS_REVOKED"}
+                "status-mso-certificate-valid": "passed", "status-mso-certificate-revoked": "STATUS_REVOKED",
+                "status-exp-float-valid": "passed", "status-exp-float-revoked": "STATUS_REVOKED"}
     for entry in manifest_cases:
         got = entry["expect"].get("code") or entry["expect"]["outcome"]
         want = expected.get(entry["name"], "STATUS_UNKNOWN")

@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import OutboundFetch
 import StatusList
 import Testing
 import TestSupport
@@ -25,11 +26,19 @@ struct StatusListCaseTests {
         })
     }
 
+    /// The outbound fetcher with exactly the test list server opened (everything else on loopback stays refused).
+    static let outbound = OutboundFetcher(policy: DestinationPolicy(
+        allowed: [AllowedDestination("127.0.0.1:\(StatusListServer.port)")!]))
+
+    static func fetcher(timeout: TimeInterval = 1, maximumBytes: Int = 64 << 10,
+                        schemes: Set<String> = ["http"]) -> StatusListFetcher {
+        StatusListFetcher(limits: StatusFetchLimits(timeout: timeout, maximumBytes: maximumBytes, allowedSchemes: schemes),
+                          fetcher: outbound)
+    }
+
     static func resolver(timeout: TimeInterval = 1, cacheSeconds: TimeInterval = 300,
                          fetcher: (any StatusListFetching)? = nil) -> StatusResolver {
-        let limits = StatusFetchLimits(timeout: timeout, maximumBytes: 64 << 10, allowedSchemes: ["http"])
-        return StatusResolver(cache: StatusListCache(fetcher: fetcher ?? URLSessionStatusListFetcher(limits: limits),
-                                                     cacheSeconds: cacheSeconds))
+        StatusResolver(cache: StatusListCache(fetcher: fetcher ?? Self.fetcher(timeout: timeout), cacheSeconds: cacheSeconds))
     }
 
     static func file(_ json: JSONValue, _ key: String) throws -> [UInt8] {
@@ -102,7 +111,7 @@ struct StatusListCaseTests {
         let response = try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse"))
         let trust = try Self.trust()
         let resolver = StatusResolver(cache: StatusListCache(
-            fetcher: URLSessionStatusListFetcher(limits: StatusFetchLimits(timeout: 1, allowedSchemes: ["http"])),
+            fetcher: Self.fetcher(maximumBytes: 10 << 20),
             cacheSeconds: 60, staleGraceSeconds: 600))
         #expect(await resolver.evidence(for: response, trust: trust, now: Self.time).values.first?.finding == .status(0))
         await server.stop()
@@ -118,7 +127,7 @@ struct StatusListCaseTests {
 
     @Test func redirectsStayWithinTheScheme() async throws {
         let server = try StatusListServer()
-        let fetcher = URLSessionStatusListFetcher(limits: StatusFetchLimits(timeout: 1, allowedSchemes: ["http"]))
+        let fetcher = Self.fetcher(maximumBytes: 10 << 20)
         let base = "http://127.0.0.1:\(StatusListServer.port)"
         let followed = try await fetcher.fetch(URL(string: base + "/redirect/same")!)
         #expect(followed == (try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent("lists/bits1.cwt.hex"))))
@@ -127,7 +136,7 @@ struct StatusListCaseTests {
     }
 
     @Test func schemesOutsideTheAllowListAreNotFetched() async throws {
-        let fetcher = URLSessionStatusListFetcher(limits: StatusFetchLimits(timeout: 1, allowedSchemes: ["https"]))
+        let fetcher = Self.fetcher(maximumBytes: 10 << 20, schemes: ["https"])
         await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "http://127.0.0.1:18613/lists/bits1")!) }
         await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "file:///etc/passwd")!) }
     }

@@ -40,6 +40,26 @@ struct CommandLineTests {
         #expect(missing.status == 78)
     }
 
+    @Test func aDuplicateNameInTheConfigurationOrAJSONRequestIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("twice.json")
+        // (No trust section either: were the duplicate accepted, the error would name trust.iacaDirectory, not hang.)
+        try Data(#"{"server": {"port": 8080, "port": 0}}"#.utf8).write(to: config)
+        let run = try Self.run(["serve", "--config", config.path])
+        #expect(run.status == 78)
+        #expect(run.error.contains("server.port: appears more than once"), "\(run.error)")
+        // decrypt reads a /v1/apple/verify request file as the API does.
+        let demo = Fixtures.testVectors.appendingPathComponent("demo")
+        let request = try String(contentsOf: demo.appendingPathComponent("verify-request.json"), encoding: .utf8)
+        let twice = folder.appendingPathComponent("request.json")
+        try Data(request.replacingOccurrences(of: "{", with: #"{"nonce": "00", "#, options: .anchored).utf8).write(to: twice)
+        let decrypt = try Self.run(["decrypt", "--envelope", twice.path, "--at", "2030-01-01T00:00:00Z"])
+        #expect(decrypt.status == 2)
+        #expect(decrypt.error.contains(#"duplicate field "nonce""#), "\(decrypt.error)")
+    }
+
     @Test func decryptAndTranscriptWithTheDemoConfiguration() throws {
         let demo = Fixtures.testVectors.appendingPathComponent("demo")
         let nonce = "6d0527da0a34bb404e8a4d43014d552463ae27907d46ac7e018dea853f78ff28"
@@ -153,18 +173,20 @@ struct CommandLineTests {
         try FileManager.default.copyItem(at: Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem"),
                                          to: trust.appendingPathComponent("iaca.pem"))
         let config = folder.appendingPathComponent("c.json")
-        try Data(#"{"trust": {"iacaDirectory": "trust"}, "status": {"allowedSchemes": ["http"], "fetchTimeoutSeconds": 2}}"#.utf8).write(to: config)
+        try Data(#"{"trust": {"iacaDirectory": "trust"}, "status": {"allowedSchemes": ["http"], "fetchTimeoutSeconds": 2}, "outbound": {"allowedDestinations": ["127.0.0.1:18613"]}}"#.utf8).write(to: config)
         let uri = "http://127.0.0.1:\(StatusListServer.port)/lists/"
-        let valid = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "0"])
+        // The lists are issued for the fixed test clock (2030): checked at the real clock, their iat is ahead.
+        let at = ["--at", "2030-01-01T00:00:00Z"]
+        let valid = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "0"] + at)
         #expect(valid.status == 0, "\(valid.output) \(valid.error)")
         #expect(valid.output.contains("VALID"))
-        let revoked = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "1"])
+        let revoked = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "bits1", "--idx", "1"] + at)
         #expect(revoked.status == 1)
         #expect(revoked.output.contains("INVALID"))
-        let listed = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "idlist", "--id", "0102"])
+        let listed = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "idlist", "--id", "0102"] + at)
         #expect(listed.status == 1)
         #expect(listed.output.contains("listed (revoked)"))
-        let missing = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "missing", "--idx", "0"])
+        let missing = try Self.run(["status", "check", "--config", config.path, "--uri", uri + "missing", "--idx", "0"] + at)
         #expect(missing.status == 1)
         #expect(missing.output.contains("unknown"))
         await lists.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import OutboundFetch
 import Testing
 import TestSupport
 @testable import VerifierService
@@ -12,6 +13,7 @@ struct RevocationOverHTTPTests {
     static func harness() throws -> ServiceHarness {
         try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")]) { config in
             config["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 1, "maxListBytes": 65_536]
+            config["outbound"] = ["allowedDestinations": ["127.0.0.1:\(StatusListServer.port)"]]
         }
     }
 
@@ -55,10 +57,23 @@ struct RevocationOverHTTPTests {
     }
 
     /// A status URI in an MSO that no trusted issuer signed is the sender's say-so: it is never fetched.
+    /// The port the server was given at start (0 in the configuration) is refused to fetches, like a configured one.
+    @Test func theServicesOwnPortsAreNeverFetched() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.stop() } }
+        let policy = harness.service.outboundFetcher.policy
+        #expect(policy.listeningPorts.contains(harness.server.port))
+        #expect(policy.refusal(connectingTo: IPAddress("127.0.0.1")!, port: harness.server.port, urlHost: "127.0.0.1")?
+            .contains("own listening port") == true)
+        #expect(policy.refusal(connectingTo: IPAddress("127.0.0.1")!, port: StatusListServer.port, urlHost: "127.0.0.1") == nil)
+        await harness.stop()
+    }
+
     @Test func untrustedDocumentsNeverTriggerAFetch() async throws {
         let lists = try StatusListServer()
         let harness = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p384.pem")]) { config in
             config["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 1]
+            config["outbound"] = ["allowedDestinations": ["127.0.0.1:\(StatusListServer.port)"]]
         }
         defer { Task { await harness.stop(); await lists.stop() } }
         let entry = try #require(Self.manifest?["cases"]?.array.first { $0["name"]?.string == "status-valid" })

@@ -4,7 +4,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 import TestSupport
-import VerifierService
+@testable import VerifierService
 
 /// VICAL import over the admin API, docType scopes, and the scheduled refresh from a loopback server.
 @Suite(.serialized)
@@ -13,13 +13,16 @@ struct VICALAdminTests {
     static let shared = Fixtures.sharedVectors.appendingPathComponent("vical")
     static let p256 = ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")
 
-    static func harness(sources: [[String: Any]] = []) throws -> ServiceHarness {
+    /// `allowed`: the loopback list servers the outbound policy lets the refresher reach (`outbound.allowedDestinations`).
+    static func harness(sources: [[String: Any]] = [], allowed: [Int] = [], retrySeconds: Int = 60) throws -> ServiceHarness {
         try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p521.pem")]) { config in
             var trust = config["trust"] as! [String: Any]
             trust["vicalSigners"] = ["test": vicals.appendingPathComponent("signer-root.pem").path,
                                      "aamva": shared.appendingPathComponent("aamva_dts_root_ca.pem").path]
             if !sources.isEmpty { trust["vicalSources"] = sources }
+            trust["vicalRetrySeconds"] = retrySeconds
             config["trust"] = trust
+            if !allowed.isEmpty { config["outbound"] = ["allowedDestinations": allowed.map { "127.0.0.1:\($0)" }] }
         }
     }
 
@@ -172,7 +175,8 @@ struct VICALAdminTests {
 
     @Test func scheduledRefreshUsesETagsAndKeepsTheListOnFailure() async throws {
         let list = try ListServer(Array(try Self.vical("test-vical-10.cbor")))
-        let harness = try Self.harness(sources: [["name": "test", "url": "http://127.0.0.1:\(list.port)/vical.cbor", "refreshHours": 24]])
+        let harness = try Self.harness(sources: [["name": "test", "url": "http://127.0.0.1:\(list.port)/vical.cbor", "refreshHours": 24]],
+                                       allowed: [list.port])
         defer { Task { await harness.stop(); await list.server.shutdown() } }
         let source = try #require(harness.service.configuration.trust.vicalSources.first)
         let refresher = harness.service.vicalRefresher
@@ -206,5 +210,62 @@ struct VICALAdminTests {
         #expect(await refresher.refresh(source, service: harness.service).outcome == "fetch-failed")
         #expect(harness.service.trustStore.snapshot.version == imported.version)
         await harness.stop()
+    }
+
+    /// The VICAL fetcher goes through the outbound policy: a loopback source that is not on the allowlist is never
+    /// requested, whatever the configuration's URL says.
+    @Test func aLoopbackSourceOffTheAllowlistIsNeverRequested() async throws {
+        let list = try ListServer(Array(try Self.vical("test-vical-10.cbor")))
+        let other = try ListServer(Array(try Self.vical("test-vical-10.cbor")))
+        let harness = try Self.harness(sources: [["name": "test", "url": "http://127.0.0.1:\(list.port)/vical.cbor", "refreshHours": 24]],
+                                       allowed: [other.port])
+        defer { Task { await harness.stop(); await list.server.shutdown(); await other.server.shutdown() } }
+        let source = try #require(harness.service.configuration.trust.vicalSources.first)
+        #expect(await harness.service.vicalRefresher.refresh(source, service: harness.service).outcome == "fetch-failed")
+        #expect(list.state.requests.withLock { $0 }.isEmpty, "the refused destination saw no request")
+        #expect(harness.service.trustStore.snapshot.anchors.count == 1)
+        await harness.stop()
+    }
+
+    /// After a failed scheduled refresh the next try comes after `trust.vicalRetrySeconds` (doubling), not after the
+    /// source's 24-hour interval.
+    @Test func aFailedScheduledRefreshIsRetriedSoon() async throws {
+        var broken = Array(try Self.vical("test-vical-10.cbor"))
+        broken[broken.count - 2] ^= 0x01
+        let list = try ListServer(broken)
+        let harness = try Self.harness(sources: [["name": "test", "url": "http://127.0.0.1:\(list.port)/vical.cbor", "refreshHours": 24]],
+                                       allowed: [list.port], retrySeconds: 1)
+        defer { Task { await harness.stop(); await list.server.shutdown() } }
+        let running = Task { await harness.service.vicalRefresher.run(service: harness.service) }
+        defer { running.cancel() }
+        var requests = 0
+        for _ in 0..<100 where requests < 1 {
+            try await Task.sleep(for: .milliseconds(50))
+            requests = list.state.requests.withLock { $0.count }
+        }
+        #expect(requests >= 1 && harness.service.trustStore.snapshot.anchors.count == 1, "the broken list was refused")
+        list.state.body.withLock { $0 = Array(try! Self.vical("test-vical-10.cbor")) }
+        var anchors = 1
+        for _ in 0..<100 where anchors == 1 {
+            try await Task.sleep(for: .milliseconds(50))
+            anchors = harness.service.trustStore.snapshot.anchors.count
+        }
+        #expect(anchors == 4, "the retry imported the repaired list within 5 s")
+        #expect(harness.logs.all.contains { $0.contains("VICAL refresh retry scheduled") })
+        running.cancel()
+        await harness.stop()
+    }
+
+    @Test func theRetryDelayDoublesUpToTheIntervalWithAtMostATenthOfJitter() {
+        let schedule = RefreshSchedule(intervalSeconds: 3600, retrySeconds: 60)
+        #expect(schedule.delay(consecutiveFailures: 0) == 3600)
+        #expect(schedule.delay(consecutiveFailures: 1) == 60)
+        #expect(schedule.delay(consecutiveFailures: 2) == 120)
+        #expect(schedule.delay(consecutiveFailures: 6) == 1920)
+        #expect(schedule.delay(consecutiveFailures: 7) == 3600)
+        #expect(schedule.delay(consecutiveFailures: 1000) == 3600, "no overflow however long the outage")
+        let jittered = schedule.delay(consecutiveFailures: 1, jitter: 0.999_999)
+        #expect(jittered > 65.9 && jittered < 66.0)
+        #expect(schedule.delay(consecutiveFailures: 7, jitter: 0.5) == 3600, "never beyond the interval")
     }
 }

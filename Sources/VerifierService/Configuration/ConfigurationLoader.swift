@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import OutboundFetch
 import MDoc
 import ReaderAuthentication
 import ServerTLS
@@ -13,7 +14,8 @@ import WebPresentment
 ///
 /// Each key `section.name` can be overridden by `VERIFIERD_SECTION_NAME` (camelCase becomes SNAKE_CASE, lists are
 /// comma-separated). Secrets can come from files: `admin.tokenFile`, `readerTokens.clientTokensFile` (one token per
-/// line) or the environment variables `VERIFIERD_ADMIN_TOKEN_FILE` and `VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE`.
+/// line), `integrators.tokensFile` (one `name=token` per line) or the environment variables
+/// `VERIFIERD_ADMIN_TOKEN_FILE`, `VERIFIERD_READER_TOKENS_CLIENT_TOKENS_FILE` and `VERIFIERD_INTEGRATORS_TOKENS_FILE`.
 public enum ConfigurationLoader {
     /// Every key the file may contain, by section.
     static let schema: [String: Set<String>] = [
@@ -27,12 +29,14 @@ public enum ConfigurationLoader {
         "store": ["kind", "url", "passwordFile", "poolSize", "tls", "sessionKeyFile", "operationTimeoutMs"],
         "store.tls": ["mode", "caFile"],
         "trust": ["iacaDirectory", "seedDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds",
-                  "expiringWindowDays", "vicalSigners", "vicalSources"],
+                  "expiringWindowDays", "vicalSigners", "vicalSources", "vicalRetrySeconds"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
         "admin": ["token", "tokenFile"],
+        "integrators": ["tokens", "tokensFile", "requireToken", "maxSessionsPerIntegrator"],
         "status": ["mode", "unknown", "fetchTimeoutSeconds", "maxListBytes", "allowedSchemes", "cacheSeconds",
                    "staleGraceSeconds"],
+        "outbound": ["allowedDestinations", "maxRedirects", "connectTimeoutSeconds", "idleTimeoutSeconds"],
         "readerAuth": ["signingKey", "certificateChain", "mode"],
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
@@ -74,6 +78,9 @@ public enum ConfigurationLoader {
         case nil: return []
         case .file(.array(let list)): items = list
         case .environment(let text):
+            if let path = JSONSyntaxScan.duplicateName(in: Array(text.utf8)) {
+                throw ConfigurationError(key: key + (path.hasPrefix("[") ? "" : ".") + path, duplicateReason)
+            }
             guard let decoded = try? JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)), case .array(let list) = decoded else {
                 throw ConfigurationError(key: key, "must be a JSON array of {\"name\", \"url\", \"refreshHours\"}")
             }
@@ -122,6 +129,11 @@ public enum ConfigurationLoader {
         } catch {
             throw ConfigurationError(key: "(file)", "cannot read \(file.path): \(error.localizedDescription)")
         }
+        // A name twice in one object (Foundation would keep one of the two; other tools may read the other).
+        let bytes = Array(data)
+        if let failure = JSONSyntaxScan.check(bytes), let path = failure.duplicate {
+            throw ConfigurationError(key: path, "\(duplicateReason) (\(file.path), \(position(in: bytes, failure.offset)))")
+        }
         let decoded: RawJSON
         do {
             decoded = try JSONDecoder().decode(RawJSON.self, from: data)
@@ -166,6 +178,7 @@ public enum ConfigurationLoader {
         }
         known.insert(environmentName("admin", "token") + "_FILE")
         known.insert(environmentName("readerTokens", "clientTokens") + "_FILE")
+        known.insert(environmentName("integrators", "tokens") + "_FILE")
         known.insert(TrustWriteStep.crashHookEnvironmentName)
         for name in environment.keys.sorted() where name.hasPrefix("VERIFIERD_") && !known.contains(name) {
             let close = known.filter { $0.hasPrefix(name.split(separator: "_").prefix(2).joined(separator: "_")) }.sorted()
@@ -177,13 +190,19 @@ public enum ConfigurationLoader {
     /// never depends on the JSON library's wording.
     static func syntaxError(in bytes: [UInt8]) -> String {
         let failure = JSONSyntaxScan.firstError(bytes) ?? (offset: bytes.count, reason: "not a JSON object")
-        let offset = failure.offset
+        return "\(position(in: bytes, failure.offset)): \(failure.reason)"
+    }
+
+    /// "line L, column C" (1-based) of a byte offset.
+    static func position(in bytes: [UInt8], _ offset: Int) -> String {
         var line = 1, column = 1
         for byte in bytes.prefix(offset) {
             if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
         }
-        return "line \(line), column \(column): \(failure.reason)"
+        return "line \(line), column \(column)"
     }
+
+    static let duplicateReason = "appears more than once (a name may appear only once in an object)"
 
     /// A host the listener accepts: an IPv4 or IPv6 address literal.
     public static func checkedHost(_ text: String, key: String) throws(ConfigurationError) -> String {
@@ -408,12 +427,13 @@ public enum ConfigurationLoader {
                 signers[name] = path(file)
             }
             let vicalSources = try vicalSourceList(raw("trust", "vicalSources"), signers: signers)
-            let trust = ServiceConfiguration.Trust(
+            var trust = ServiceConfiguration.Trust(
                 iacaDirectory: path(directory), seedDirectory: try string("trust", "seedDirectory").map(path),
                 profileChecks: mode, profileChecksByAnchor: byAnchor,
                 pollSeconds: try int("trust", "pollSeconds", default: 30, range: 0...86_400),
                 expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650),
                 vicalSigners: signers, vicalSources: vicalSources)
+            trust.vicalRetrySeconds = try int("trust", "vicalRetrySeconds", default: 60, range: 1...86_400)
 
             let verification = ServiceConfiguration.Verification(
                 clockSkewSeconds: try int("verification", "clockSkewSeconds", default: 300, range: 0...3600),
@@ -476,6 +496,8 @@ public enum ConfigurationLoader {
             var configuration = ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
                                                      readerTokens: readerTokens, admin: admin, file: file)
             configuration.status = status
+            configuration.integrators = try integrators()
+            configuration.outbound = try outbound()
             configuration.store = try store()
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
@@ -485,6 +507,58 @@ public enum ConfigurationLoader {
                     allowInjectedReaderKey: try bool("proximity", "allowInjectedReaderKey", default: false))
             }
             return configuration
+        }
+
+        /// `integrators`: tokens by name (in the file, `VERIFIERD_INTEGRATORS_TOKENS` as `name=token,…`, or a
+        /// `tokensFile` of `name=token` lines), whether a token is required, and the per-integrator session share.
+        func integrators() throws(ConfigurationError) -> ServiceConfiguration.Integrators {
+            typealias Integrators = ServiceConfiguration.Integrators
+            var integrators = Integrators()
+            var entries = try stringMap("integrators", "tokens").sorted { $0.key < $1.key }.map { (key: "integrators.tokens.\($0.key)", name: $0.key, token: $0.value) }
+            for (index, line) in (try secretFile("integrators", "tokens") ?? []).enumerated() {
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else {
+                    throw ConfigurationError(key: "integrators.tokensFile", "line \(index + 1) is not name=token")
+                }
+                entries.append((key: "integrators.tokensFile (line \(index + 1))", name: parts[0], token: parts[1]))
+            }
+            for entry in entries {
+                guard Integrators.isValidName(entry.name), entry.name != Integrators.anonymous else {
+                    throw ConfigurationError(key: entry.key,
+                        "an integrator name is 1 to 64 lowercase letters, digits, '.', '_' or '-' (and not \"anonymous\")")
+                }
+                guard integrators.tokens[entry.name] == nil else {
+                    throw ConfigurationError(key: entry.key, "integrator \"\(entry.name)\" is named twice")
+                }
+                guard entry.token.utf8.count >= 16 else {
+                    throw ConfigurationError(key: entry.key, "a token must be at least 16 characters")
+                }
+                guard !integrators.tokens.values.contains(entry.token) else {
+                    throw ConfigurationError(key: entry.key, "two integrators share a token; give each its own")
+                }
+                integrators.tokens[entry.name] = entry.token
+            }
+            integrators.requireToken = try bool("integrators", "requireToken", default: true)
+            if raw("integrators", "maxSessionsPerIntegrator") != nil {
+                integrators.maxSessionsPerIntegrator = try int("integrators", "maxSessionsPerIntegrator", default: 1,
+                                                               range: 1...10_000_000)
+            }
+            return integrators
+        }
+
+        func outbound() throws(ConfigurationError) -> ServiceConfiguration.Outbound {
+            var outbound = ServiceConfiguration.Outbound()
+            for (index, entry) in (try stringList("outbound", "allowedDestinations") ?? []).enumerated() {
+                guard let destination = AllowedDestination(entry) else {
+                    throw ConfigurationError(key: "outbound.allowedDestinations[\(index)]",
+                        "\"\(entry)\" is not host:port (an IPv4 address, [IPv6 address] or host name, and a port 1-65535)")
+                }
+                outbound.allowedDestinations.append(destination)
+            }
+            outbound.maxRedirects = try int("outbound", "maxRedirects", default: 3, range: 0...3)
+            outbound.connectTimeoutSeconds = try int("outbound", "connectTimeoutSeconds", default: 5, range: 1...60)
+            outbound.idleTimeoutSeconds = try int("outbound", "idleTimeoutSeconds", default: 10, range: 1...300)
+            return outbound
         }
 
         func tls() throws(ConfigurationError) -> ServiceConfiguration.TLS? {

@@ -1,4 +1,5 @@
 import Foundation
+import OutboundFetch
 import MDoc
 import ReaderAuthentication
 import ServerTLS
@@ -68,6 +69,9 @@ public struct ServiceConfiguration: Sendable {
         public var vicalSigners: [String: URL] = [:]
         /// VICALs fetched on a schedule.
         public var vicalSources: [VICALSource] = []
+        /// The first retry after a failed scheduled refresh; each further failure doubles it, up to the source's
+        /// interval.
+        public var vicalRetrySeconds = 60
     }
 
     /// A VICAL fetched on a schedule (`trust.vicalSources`).
@@ -95,6 +99,30 @@ public struct ServiceConfiguration: Sendable {
         public var clientTokens: [String]
     }
 
+    /// Who may call the routes an integrator's backend or reader calls (create and verify): bearer tokens, each with
+    /// a name that appears in logs and metrics, and each integrator's share of the session capacity.
+    public struct Integrators: Sendable {
+        /// Token by integrator name.
+        public var tokens: [String: String] = [:]
+        /// On by default: a request without a known token is 401. Off only for a service behind something that
+        /// authenticates its callers (requests without a token then count as the integrator `anonymous`).
+        public var requireToken = true
+        /// Live sessions of one kind one integrator may hold; by default the kind's share divided among the
+        /// integrators.
+        public var maxSessionsPerIntegrator: Int?
+
+        public init() {}
+
+        /// The name a request without a token counts as when ``requireToken`` is off.
+        public static let anonymous = "anonymous"
+
+        /// A name is 1 to 64 characters of lowercase letters, digits, `.`, `_` or `-` (it is a metrics label).
+        public static func isValidName(_ name: String) -> Bool {
+            (1...64).contains(name.utf8.count)
+                && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+        }
+    }
+
     public struct Admin: Sendable {
         /// Without a token the admin routes answer 404.
         public var token: String?
@@ -110,6 +138,18 @@ public struct ServiceConfiguration: Sendable {
         public var cacheSeconds = 300
         /// How long after going stale a cached list may still answer when its issuer is unreachable.
         public var staleGraceSeconds = 3600
+    }
+
+    /// How verifierd reaches other servers (status lists, VICALs): one fetcher, one destination policy.
+    public struct Outbound: Sendable {
+        /// `host:port` destinations opened although their address is loopback, private or link-local (and over plain
+        /// http); everything else such stays refused.
+        public var allowedDestinations: [AllowedDestination] = []
+        /// Redirects followed per fetch (at most 3), each hop checked again.
+        public var maxRedirects = 3
+        public var connectTimeoutSeconds = 5
+        /// A transfer that receives nothing for this long is abandoned.
+        public var idleTimeoutSeconds = 10
     }
 
     /// The reader key and certificate chain that sign web requests (`readerAuth` / `readerAuthAll`).
@@ -174,7 +214,9 @@ public struct ServiceConfiguration: Sendable {
     public var verification = Verification()
     public var readerTokens: ReaderTokens?
     public var admin = Admin()
+    public var integrators = Integrators()
     public var status = Status()
+    public var outbound = Outbound()
     public var readerAuth: ReaderAuth?
     public var web: Web?
     public var proximity: Proximity?

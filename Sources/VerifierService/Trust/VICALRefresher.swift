@@ -23,12 +23,15 @@ public final class VICALRefresher: Sendable {
 
     let sources: [ServiceConfiguration.VICALSource]
     private let fetcher: VICALFetcher
+    /// The first retry after a failure (doubling per further failure, capped at the source's interval).
+    let retrySeconds: TimeInterval
     private let validators = Mutex<[String: Validators]>([:])
     private let outcomes = Mutex<[String: Outcome]>([:])
 
-    init(sources: [ServiceConfiguration.VICALSource], fetcher: VICALFetcher = VICALFetcher()) {
+    init(sources: [ServiceConfiguration.VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60) {
         self.sources = sources
         self.fetcher = fetcher
+        self.retrySeconds = retrySeconds
     }
 
     /// The last refresh of `source`, if any.
@@ -88,14 +91,22 @@ public final class VICALRefresher: Sendable {
         }
     }
 
-    /// Refreshes every source now and then on its schedule, until the task is cancelled.
+    /// Refreshes every source now and then on its schedule, until the task is cancelled. After a failure the next
+    /// try comes sooner (``RefreshSchedule``), not a whole interval later.
     public func run(service: VerifierService) async {
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
+                    let schedule = RefreshSchedule(intervalSeconds: source.refreshHours * 3600, retrySeconds: self.retrySeconds)
+                    var failures = 0
                     while !Task.isCancelled {
-                        await self.refresh(source, service: service)
-                        try? await Task.sleep(for: .seconds(source.refreshHours * 3600))
+                        failures = await self.refresh(source, service: service).failed ? failures + 1 : 0
+                        let delay = schedule.delay(consecutiveFailures: failures, jitter: Double.random(in: 0..<1))
+                        if failures > 0 {
+                            service.logger.info("VICAL refresh retry scheduled", metadata: [
+                                "source": "\(source.name)", "failures": "\(failures)", "retrySeconds": "\(Int(delay))"])
+                        }
+                        try? await Task.sleep(for: .seconds(delay))
                     }
                 }
             }
