@@ -59,7 +59,7 @@ run() {
     echo "server CPU per request: $CPU_US µs ($requests requests)"
 }
 
-post_script TestVectors/demo/verify-request.json "" > "$WORK/verify.lua"
+post_script TestVectors/demo/verify-request.json 'wrk.headers["Authorization"] = "Bearer demo-integrator-token-TEST-ONLY"' > "$WORK/verify.lua"
 echo "== POST /v1/apple/verify (demo envelope, full decrypt + verify) =="
 run verify "$WORK/verify.lua" "http://127.0.0.1:$PORT/v1/apple/verify"
 VERIFY_CPU_US="$CPU_US"

@@ -14,7 +14,8 @@ python3 scripts/hostile-inputs.py generate "$WORK/bodies" > /dev/null
 mkdir -p "$WORK/trust"
 cp TestVectors/pki/iaca-p256.pem "$WORK/trust/"
 cat > "$WORK/config.json" <<JSON
-{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "$WORK/trust", "pollSeconds": 0}}
+{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "$WORK/trust", "pollSeconds": 0},
+ "integrators": {"tokens": {"hostile-check": "hostile-check-integrator-token"}}}
 JSON
 "$BIN" serve --config "$WORK/config.json" > "$WORK/log" 2>&1 &
 PID=$!

@@ -165,7 +165,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def attack(url: str, folder: Path, clients: int, seconds: float, pid: int | None,
-           max_cpu_ms: float | None = None, max_health_ms: float | None = None) -> int:
+           max_cpu_ms: float | None = None, max_health_ms: float | None = None,
+           token: str = "hostile-check-integrator-token") -> int:
     target = urllib.parse.urlsplit(url)
     if target.hostname not in ("127.0.0.1", "localhost", "::1"):
         sys.exit("refusing a target that is not loopback")
@@ -173,7 +174,8 @@ def attack(url: str, folder: Path, clients: int, seconds: float, pid: int | None
     kinds = sorted({name.rsplit("-", 1)[0] if name.startswith("unique-chain") else name for name in bodies})
 
     def post(conn: http.client.HTTPConnection, data: bytes) -> int:
-        conn.request("POST", "/v1/mdoc/verify", body=data, headers={"Content-Type": "application/json"})
+        conn.request("POST", "/v1/mdoc/verify", body=data,
+                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
         response = conn.getresponse()
         response.read()
         return response.status
@@ -259,6 +261,7 @@ def main() -> int:
     att.add_argument("url")
     att.add_argument("--dir", type=Path, required=True)
     att.add_argument("--clients", type=int, default=16)
+    att.add_argument("--token", default="hostile-check-integrator-token", help="the integrator bearer token")
     att.add_argument("--seconds", type=float, default=10)
     att.add_argument("--pid", type=int)
     att.add_argument("--max-cpu-ms", type=float, help="fail when a kind costs more CPU per request")
@@ -267,7 +270,8 @@ def main() -> int:
     if args.command == "generate":
         generate(args.out, args.chain_length, args.unique)
         return 0
-    return attack(args.url, args.dir, args.clients, args.seconds, args.pid, args.max_cpu_ms, args.max_health_ms)
+    return attack(args.url, args.dir, args.clients, args.seconds, args.pid, args.max_cpu_ms, args.max_health_ms,
+                  args.token)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,8 @@ from pathlib import Path
 
 UNTRUSTED = "ISSUER_CERTIFICATE_UNTRUSTED"
 VERIFY_PATH = "/v1/mdoc/verify"
+# The integrator token rotation-under-load.sh configures.
+INTEGRATOR_TOKEN = "rotation-integrator-token-TEST"
 ADMIN_PATH = "/v1/admin/iaca"
 PEM_RE = re.compile(rb"-----BEGIN CERTIFICATE-----(.+?)-----END CERTIFICATE-----", re.S)
 
@@ -158,7 +160,7 @@ def load(args) -> int:
     verify_body = json.dumps({"deviceResponse": base64.b64encode(device_response).decode(),
                               "sessionTranscript": base64.b64encode(transcript).decode(),
                               "verificationTime": args.verification_time}).encode()
-    verify_headers = {"Content-Type": "application/json"}
+    verify_headers = {"Content-Type": "application/json", "Authorization": "Bearer " + INTEGRATOR_TOKEN}
     auth = {"Authorization": f"Bearer {token}"}
 
     setup = Client(host, port, 10)

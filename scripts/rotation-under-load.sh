@@ -25,7 +25,8 @@ ROTATION_ADMIN_TOKEN=$(python3 -c 'import secrets; print(secrets.token_hex(24))'
 export ROTATION_ADMIN_TOKEN
 cat > "$WORK/config.json" <<JSON
 {"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "$WORK/trust", "pollSeconds": 0},
- "verification": {"allowVerificationTimeOverride": true}, "admin": {"token": "$ROTATION_ADMIN_TOKEN"}}
+ "verification": {"allowVerificationTimeOverride": true}, "admin": {"token": "$ROTATION_ADMIN_TOKEN"},
+ "integrators": {"tokens": {"rotation": "rotation-integrator-token-TEST"}}}
 JSON
 
 start_server "$WORK/log" "$WORK/config.json"

@@ -38,6 +38,7 @@ function init(args)
     position = 1
     wrk.method = "POST"
     wrk.headers["Content-Type"] = "application/json"
+    wrk.headers["Authorization"] = "Bearer ${INTEGRATOR_TOKEN:-demo-integrator-token-TEST-ONLY}"
 end
 function request()
     local body = bodies[position] or bodies[#bodies]

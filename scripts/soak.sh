@@ -79,6 +79,7 @@ cat > "$WORK/config.json" <<JSON
   "trust": {"iacaDirectory": "$WORK/trust", "pollSeconds": 0},
   "verification": {"allowVerificationTimeOverride": true},
   "admin": {"token": "$TOKEN"},
+  "integrators": {"requireToken": false},
   "apple": {"merchantId": "com.example.verifierd.demo", "teamId": "DEMOTEAM01",
             "encryptionKeys": ["$PWD/TestVectors/demo/keys/merchant-encryption.pem"]},
   "web": {"allowedOrigins": ["https://shop.example"], "sessionTTLSeconds": 30}

@@ -5,13 +5,15 @@ import SessionStore
 
 /// The ``SessionStore`` that replicas share: a session created on one is taken on any, exactly once.
 ///
-/// - ``take(id:kind:now:)`` is one `UPDATE ... RETURNING` that clears the sealed payload and stamps `taken_ms` in
+/// - ``take(id:kind:owner:now:)`` is one `UPDATE ... RETURNING` that clears the sealed payload and stamps `taken_ms` in
 ///   the same statement, under the row lock; of any number of concurrent takes, one gets the payload.
 /// - The payload (reader and recipient private keys) is sealed with AES-256-GCM (``SessionSealingKey``) before it
 ///   is written; the table never holds it in plain text, and a taken or expired row keeps no payload at all.
 /// - A taken or expired row stays as a tombstone until `tombstoneSeconds` after its expiry, so "used" and
 ///   "expired" are told apart from "never existed"; ``sweep(now:)`` deletes older rows.
-/// - At most `maximumSessions` live sessions are stored (checked on insert against the live-session index).
+/// - At most `maximumSessions` live sessions are stored, and no more than the ``SessionQuota`` of one kind or one
+///   owner (counted in the insert's own statement against the live-session indexes).
+/// - A session is taken only by its owner; another owner's take finds nothing and leaves it in place.
 public final class PostgresSessionStore: SessionStore {
     let database: PostgresDatabase
     let sealing: SessionSealingKey
@@ -28,11 +30,11 @@ public final class PostgresSessionStore: SessionStore {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
-    public func insert(_ record: SessionRecord, now: Date) async throws(SessionStoreError) {
+    public func insert(_ record: SessionRecord, quota: SessionQuota, now: Date) async throws(SessionStoreError) {
         let expires = Self.milliseconds(record.expiresAt)
         // The associated data binds the expiry as stored (whole milliseconds).
         let stored = SessionRecord(id: record.id, kind: record.kind, createdAt: record.createdAt,
-                                   expiresAt: Self.date(expires), payload: record.payload)
+                                   expiresAt: Self.date(expires), payload: record.payload, owner: record.owner)
         let sealed: [UInt8]
         do {
             sealed = try sealing.seal(stored)
@@ -40,54 +42,72 @@ public final class PostgresSessionStore: SessionStore {
             throw .unavailable(error.description)
         }
         let sealedBytes = ByteBuffer(bytes: sealed)
-        let id = record.id, kind = record.kind, created = Self.milliseconds(record.createdAt)
+        let id = record.id, kind = record.kind, owner = record.owner, created = Self.milliseconds(record.createdAt)
         let forget = expires + Int64(tombstoneSeconds * 1000), nowMs = Self.milliseconds(now), maximum = maximumSessions
+        let perKind = quota.perKind, perOwner = quota.perOwner
         let logger = database.logger
-        let inserted: Bool
+        let room: (store: Bool, kind: Bool, owner: Bool, inserted: Bool)
         do {
-            inserted = try await database.perform("insert session") { client in
-                // One statement: counts the live sessions and inserts only below the maximum.
+            room = try await database.perform("insert session") { client in
+                // One statement: counts the live sessions (all, of this kind, of this kind and owner, each count
+                // stopping at its limit) and inserts only below all three.
                 let rows = try await client.query("""
-                    INSERT INTO verifierd_sessions (id, kind, created_ms, expires_ms, sealed, forget_ms)
-                    SELECT \(id), \(kind), \(created), \(expires), \(sealedBytes), \(forget)
-                    WHERE (SELECT count(*) FROM (SELECT 1 FROM verifierd_sessions
-                           WHERE sealed IS NOT NULL AND expires_ms > \(nowMs) LIMIT \(maximum)) AS live) < \(maximum)
-                    RETURNING 1
+                    WITH room AS (SELECT
+                        (SELECT count(*) FROM (SELECT 1 FROM verifierd_sessions
+                            WHERE sealed IS NOT NULL AND expires_ms > \(nowMs) LIMIT \(maximum)) AS a) < \(maximum) AS store,
+                        (SELECT count(*) FROM (SELECT 1 FROM verifierd_sessions
+                            WHERE sealed IS NOT NULL AND expires_ms > \(nowMs) AND kind = \(kind)
+                            LIMIT \(perKind)) AS b) < \(perKind) AS kind,
+                        (SELECT count(*) FROM (SELECT 1 FROM verifierd_sessions
+                            WHERE sealed IS NOT NULL AND expires_ms > \(nowMs) AND kind = \(kind) AND owner = \(owner)
+                            LIMIT \(perOwner)) AS c) < \(perOwner) AS owner),
+                    inserted AS (
+                        INSERT INTO verifierd_sessions (id, kind, owner, created_ms, expires_ms, sealed, forget_ms)
+                        SELECT \(id), \(kind), \(owner), \(created), \(expires), \(sealedBytes), \(forget)
+                        FROM room WHERE room.store AND room.kind AND room.owner
+                        RETURNING 1)
+                    SELECT store, kind, owner, (SELECT count(*) FROM inserted) FROM room
                     """, logger: logger)
-                var count = 0
-                for try await _ in rows { count += 1 }
-                return count == 1
+                for try await row in rows.decode((Bool, Bool, Bool, Int64).self) {
+                    return (row.0, row.1, row.2, row.3 == 1)
+                }
+                return (false, false, false, false)
             }
         } catch {
             throw .unavailable(error.description)
         }
-        guard inserted else { throw .full(maximum: maximum) }
+        if room.inserted { return }
+        guard room.store else { throw .full(maximum: maximum) }
+        guard room.kind else { throw .quotaExceeded(.kind, maximum: perKind) }
+        throw .quotaExceeded(.owner, maximum: perOwner)
     }
 
-    public func take(id: String, kind: String, now: Date) async -> SessionTakeResult {
+    public func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult {
         let nowMs = Self.milliseconds(now)
+        let anyOwner = owner == nil, ownerName = owner ?? ""
         let logger = database.logger
-        typealias Row = (created: Int64, expires: Int64, sealed: [UInt8]?, taken: Int64?)
+        typealias Row = (created: Int64, expires: Int64, sealed: [UInt8]?, taken: Int64?, owner: String)
         let found: (taken: Bool, row: Row)?
         do {
             found = try await database.perform("take session") { client -> (taken: Bool, row: Row)? in
                 let taken = try await client.query("""
                     WITH old AS (
                         SELECT id, sealed FROM verifierd_sessions
-                        WHERE id = \(id) AND kind = \(kind) AND taken_ms IS NULL FOR UPDATE)
+                        WHERE id = \(id) AND kind = \(kind) AND (\(anyOwner) OR owner = \(ownerName))
+                          AND taken_ms IS NULL FOR UPDATE)
                     UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = \(nowMs)
                     FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
-                    RETURNING s.created_ms, s.expires_ms, old.sealed, s.taken_ms
+                    RETURNING s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner
                     """, logger: logger)
-                for try await row in taken.decode((Int64, Int64, ByteBuffer?, Int64?).self) {
-                    return (true, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3))
+                for try await row in taken.decode((Int64, Int64, ByteBuffer?, Int64?, String).self) {
+                    return (true, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3, row.4))
                 }
                 let known = try await client.query("""
-                    SELECT created_ms, expires_ms, sealed, taken_ms FROM verifierd_sessions
-                    WHERE id = \(id) AND kind = \(kind)
+                    SELECT created_ms, expires_ms, sealed, taken_ms, owner FROM verifierd_sessions
+                    WHERE id = \(id) AND kind = \(kind) AND (\(anyOwner) OR owner = \(ownerName))
                     """, logger: logger)
-                for try await row in known.decode((Int64, Int64, ByteBuffer?, Int64?).self) {
-                    return (false, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3))
+                for try await row in known.decode((Int64, Int64, ByteBuffer?, Int64?, String).self) {
+                    return (false, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3, row.4))
                 }
                 return nil
             }
@@ -102,7 +122,7 @@ public final class PostgresSessionStore: SessionStore {
             do {
                 let payload = try sealing.open(sealed, id: id, kind: kind, expiresAt: Self.date(row.expires))
                 return .taken(SessionRecord(id: id, kind: kind, createdAt: Self.date(row.created),
-                                            expiresAt: Self.date(row.expires), payload: payload))
+                                            expiresAt: Self.date(row.expires), payload: payload, owner: row.owner))
             } catch {
                 database.logger.error("a stored session did not open", metadata: ["kind": "\(kind)", "reason": "\(error)"])
                 return .notFound

@@ -44,6 +44,13 @@ public enum SchemaMigrations {
             )
             """,
         ]),
+        Migration(version: 2, name: "session owners", statements: [
+            "ALTER TABLE verifierd_sessions ADD COLUMN owner text NOT NULL DEFAULT ''",
+            """
+            CREATE INDEX verifierd_sessions_live_owner ON verifierd_sessions (kind, owner, expires_ms)
+            WHERE sealed IS NOT NULL
+            """,
+        ]),
     ]
 
     /// The newest schema version this binary knows.

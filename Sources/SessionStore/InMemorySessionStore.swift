@@ -4,7 +4,8 @@ import Synchronization
 /// The default ``SessionStore``: one process, bounded, swept as it goes.
 ///
 /// - At most `maximumSessions` live sessions. When full, expired ones are evicted first; if none has expired,
-///   ``insert(_:now:)`` fails with ``SessionStoreError/full(maximum:)``.
+///   ``insert(_:quota:now:)`` fails with ``SessionStoreError/full(maximum:)``; a kind or an owner over its
+///   ``SessionQuota`` fails with ``SessionStoreError/quotaExceeded(_:maximum:)`` (counts kept as sessions come and go).
 /// - A taken or expired session leaves a tombstone (its ID, kind and expiry only: the payload is released, and
 ///   ``SecretBytes`` zeroes it) until `tombstoneSeconds` after its expiry; tombstones are capped at
 ///   `maximumSessions` too, oldest dropped first.
@@ -12,6 +13,7 @@ import Synchronization
 public final class InMemorySessionStore: SessionStore {
     struct Tombstone {
         let kind: String
+        let owner: String
         let expiresAt: Date
         let wasUsed: Bool
     }
@@ -21,6 +23,14 @@ public final class InMemorySessionStore: SessionStore {
         var tombstones: [String: Tombstone] = [:]
         var nextSweep = Date.distantPast
         var nextForcedSweep = Date.distantPast
+        /// Live sessions per kind and per kind and owner, kept with `live` so quotas cost no scan.
+        var liveByKind: [String: Int] = [:]
+        var liveByOwner: [OwnerKey: Int] = [:]
+    }
+
+    struct OwnerKey: Hashable {
+        let kind: String
+        let owner: String
     }
 
     public let maximumSessions: Int
@@ -34,30 +44,48 @@ public final class InMemorySessionStore: SessionStore {
         self.sweepIntervalSeconds = sweepIntervalSeconds
     }
 
-    public func insert(_ record: SessionRecord, now: Date) throws(SessionStoreError) {
+    public func insert(_ record: SessionRecord, quota: SessionQuota, now: Date) throws(SessionStoreError) {
         let maximum = maximumSessions
         try state.withLock { (state) throws(SessionStoreError) in
             sweepIfDue(&state, now: now)
-            if state.live.count >= maximum && now >= state.nextForcedSweep {
+            if !fits(record, quota: quota, in: state) && now >= state.nextForcedSweep {
                 // Full: every expired session goes now (at most once a second, so a full store stays cheap).
                 state.nextForcedSweep = now.addingTimeInterval(1)
                 sweep(&state, now: now)
             }
             guard state.live.count < maximum else { throw .full(maximum: maximum) }
-            state.live[record.id] = record
+            let ofKind = state.liveByKind[record.kind, default: 0]
+            guard ofKind < quota.perKind else { throw .quotaExceeded(.kind, maximum: quota.perKind) }
+            let ofOwner = state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0]
+            guard ofOwner < quota.perOwner else { throw .quotaExceeded(.owner, maximum: quota.perOwner) }
+            if let replaced = state.live.updateValue(record, forKey: record.id) { uncount(replaced, in: &state) }
+            count(record, in: &state)
         }
     }
 
+    /// Stores a session with no quota but the maximum (synchronously: this store never waits).
+    public func insert(_ record: SessionRecord, now: Date) throws(SessionStoreError) {
+        try insert(record, quota: .unlimited, now: now)
+    }
+
+    /// Takes a session whoever owns it (synchronously).
     public func take(id: String, kind: String, now: Date) -> SessionTakeResult {
+        take(id: id, kind: kind, owner: nil, now: now)
+    }
+
+    public func take(id: String, kind: String, owner: String?, now: Date) -> SessionTakeResult {
         state.withLock { state in
             sweepIfDue(&state, now: now)
             if let record = state.live[id], record.kind == kind {
+                guard owner == nil || owner == record.owner else { return .notFound }
                 state.live[id] = nil
+                uncount(record, in: &state)
                 let expired = record.expiresAt <= now
-                addTombstone(&state, id: id, Tombstone(kind: kind, expiresAt: record.expiresAt, wasUsed: !expired))
+                addTombstone(&state, id: id, Tombstone(kind: kind, owner: record.owner, expiresAt: record.expiresAt,
+                                                        wasUsed: !expired))
                 return expired ? .expired : .taken(record)
             }
-            if let tombstone = state.tombstones[id], tombstone.kind == kind {
+            if let tombstone = state.tombstones[id], tombstone.kind == kind, owner == nil || owner == tombstone.owner {
                 return tombstone.wasUsed ? .alreadyUsed : .expired
             }
             return .notFound
@@ -86,11 +114,30 @@ public final class InMemorySessionStore: SessionStore {
         let expired = state.live.values.filter { $0.expiresAt <= now }
         for record in expired {
             state.live[record.id] = nil
-            addTombstone(&state, id: record.id, Tombstone(kind: record.kind, expiresAt: record.expiresAt, wasUsed: false))
+            uncount(record, in: &state)
+            addTombstone(&state, id: record.id, Tombstone(kind: record.kind, owner: record.owner,
+                                                          expiresAt: record.expiresAt, wasUsed: false))
         }
         let forgetBefore = now.addingTimeInterval(-tombstoneSeconds)
         state.tombstones = state.tombstones.filter { $0.value.expiresAt > forgetBefore }
         return expired.count
+    }
+
+    /// Whether `record` fits the store's maximum and `quota` as the counts stand.
+    private func fits(_ record: SessionRecord, quota: SessionQuota, in state: State) -> Bool {
+        state.live.count < maximumSessions && state.liveByKind[record.kind, default: 0] < quota.perKind
+            && state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] < quota.perOwner
+    }
+
+    private func count(_ record: SessionRecord, in state: inout State) {
+        state.liveByKind[record.kind, default: 0] += 1
+        state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] += 1
+    }
+
+    private func uncount(_ record: SessionRecord, in state: inout State) {
+        let owner = OwnerKey(kind: record.kind, owner: record.owner)
+        state.liveByKind[record.kind] = state.liveByKind[record.kind].flatMap { $0 > 1 ? $0 - 1 : nil }
+        state.liveByOwner[owner] = state.liveByOwner[owner].flatMap { $0 > 1 ? $0 - 1 : nil }
     }
 
     private func addTombstone(_ state: inout State, id: String, _ tombstone: Tombstone) {

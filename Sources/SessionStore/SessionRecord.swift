@@ -9,13 +9,22 @@ public struct SessionRecord: Sendable {
     public let createdAt: Date
     public let expiresAt: Date
     public let payload: SecretBytes
+    /// Who created the session (an integrator's name; empty when no one is named): only the same owner can take
+    /// it, and quotas count sessions per owner.
+    public let owner: String
 
-    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, payload: SecretBytes) {
+    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, payload: SecretBytes, owner: String = "") {
         self.id = id
         self.kind = kind
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.payload = payload
+        self.owner = owner
+    }
+
+    /// The same session, owned by `owner`.
+    public func owned(by owner: String) -> SessionRecord {
+        SessionRecord(id: id, kind: kind, createdAt: createdAt, expiresAt: expiresAt, payload: payload, owner: owner)
     }
 }
 

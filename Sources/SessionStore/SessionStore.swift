@@ -6,11 +6,13 @@ import Foundation
 /// when several replicas or threads ask for it at the same time. A session that was taken, or that expired, stays
 /// known for a while as a tombstone, so callers can tell "used" and "expired" from "never existed".
 public protocol SessionStore: Sendable {
-    /// Stores a new session; fails with ``SessionStoreError/full`` rather than growing without bound.
-    func insert(_ record: SessionRecord, now: Date) async throws(SessionStoreError)
+    /// Stores a new session within the store's maximum and `quota`; fails with ``SessionStoreError/full`` or
+    /// ``SessionStoreError/quotaExceeded(_:maximum:)`` rather than growing without bound.
+    func insert(_ record: SessionRecord, quota: SessionQuota, now: Date) async throws(SessionStoreError)
 
-    /// Removes and returns the session if it exists, has this kind and has not expired.
-    func take(id: String, kind: String, now: Date) async -> SessionTakeResult
+    /// Removes and returns the session if it exists, has this kind, belongs to `owner` (any owner when nil) and has
+    /// not expired. A session of another owner is ``SessionTakeResult/notFound`` and stays where it is.
+    func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult
 
     /// Drops expired sessions and old tombstones; returns how many sessions were dropped.
     @discardableResult
@@ -20,7 +22,44 @@ public protocol SessionStore: Sendable {
     func statistics(now: Date) async -> SessionStoreStatistics
 }
 
-/// The answer to ``SessionStore/take(id:kind:now:)``.
+extension SessionStore {
+    /// Stores a new session with no quota but the store's maximum.
+    public func insert(_ record: SessionRecord, now: Date) async throws(SessionStoreError) {
+        try await insert(record, quota: .unlimited, now: now)
+    }
+
+    /// Takes a session whoever owns it.
+    public func take(id: String, kind: String, now: Date) async -> SessionTakeResult {
+        await take(id: id, kind: kind, owner: nil, now: now)
+    }
+}
+
+/// How many live sessions one kind, and one owner within that kind, may hold at once, so one flow or one client
+/// cannot fill the store that the others share.
+public struct SessionQuota: Sendable, Equatable {
+    /// Live sessions of the record's kind, all owners together.
+    public var perKind: Int
+    /// Live sessions of the record's kind and owner.
+    public var perOwner: Int
+
+    public init(perKind: Int, perOwner: Int) {
+        self.perKind = max(1, perKind)
+        self.perOwner = max(1, perOwner)
+    }
+
+    /// Only the store's own maximum applies.
+    public static let unlimited = SessionQuota(perKind: Int.max, perOwner: Int.max)
+}
+
+/// Which quota refused a session.
+public enum SessionQuotaScope: String, Sendable, Equatable {
+    /// The record's kind holds ``SessionQuota/perKind`` live sessions.
+    case kind
+    /// The record's owner holds ``SessionQuota/perOwner`` live sessions of this kind.
+    case owner
+}
+
+/// The answer to ``SessionStore/take(id:kind:owner:now:)``.
 public enum SessionTakeResult: Sendable {
     case taken(SessionRecord)
     /// The session existed and was already taken (by a verification that succeeded or failed).
@@ -37,6 +76,8 @@ public enum SessionTakeResult: Sendable {
 public enum SessionStoreError: Error, Sendable, Equatable {
     /// The store holds its maximum number of live sessions.
     case full(maximum: Int)
+    /// The record's kind, or its owner within the kind, holds its quota of live sessions.
+    case quotaExceeded(SessionQuotaScope, maximum: Int)
     /// The backing store failed (e.g. a database is unreachable).
     case unavailable(String)
 }

@@ -59,6 +59,7 @@ struct Serve: AsyncParsableCommand {
                 + "\(configuration.server.port): \(error)"))
         }
         let health = Self.startPlainHealthListener(service, configuration)
+        service.listening(on: [server.port] + (health.map { [$0.port] } ?? []))
         let stop = HTTPServerSignals.install { _ in
             Task {
                 await server.shutdown()

@@ -70,10 +70,15 @@ def verify_body(nonce_text: str) -> str:
     return json.dumps({"encryptedData": base64.b64encode(envelope).decode(), "nonce": nonce_text})
 
 
-def issue_nonce(base_url: str) -> str:
-    """POST {base}/v1/apple/nonces with {}; the nonce string of the 201 answer."""
+# The integrator token of the demo configuration (config/verifierd.json); --token gives another.
+DEMO_INTEGRATOR_TOKEN = "demo-integrator-token-TEST-ONLY"
+
+
+def issue_nonce(base_url: str, token: str) -> str:
+    """POST {base}/v1/apple/nonces with {} as the integrator `token`; the nonce string of the 201 answer."""
     request = urllib.request.Request(base_url.rstrip("/") + "/v1/apple/nonces", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+                                     headers={"Content-Type": "application/json", "Accept": "application/json",
+                                              "Authorization": "Bearer " + token})
     try:
         with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
             status, raw = response.status, response.read()
@@ -97,9 +102,9 @@ def write_lines(out: Path, lines: list[str]) -> None:
     out.write_text("".join(line + "\n" for line in lines))
 
 
-def run_service(base_url: str, count: int, out: Path) -> None:
+def run_service(base_url: str, count: int, out: Path, token: str) -> None:
     with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-        lines = list(pool.map(lambda _: verify_body(issue_nonce(base_url)), range(count)))
+        lines = list(pool.map(lambda _: verify_body(issue_nonce(base_url, token)), range(count)))
     write_lines(out, lines)
 
 
@@ -153,6 +158,7 @@ def self_test() -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description="TEST-ONLY Apple Wallet for verifierd's issued-nonce in-app flow")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--token", default=DEMO_INTEGRATOR_TOKEN, help="the integrator bearer token (default: the demo's)")
     parser.add_argument("--count", type=int, default=1, help="envelopes to make with --base-url (default 1)")
     parser.add_argument("--nonce", help="offline: one envelope for this nonce (standard base64 of 32 bytes)")
     parser.add_argument("--out", type=Path, help="the JSON lines file to write")
@@ -166,7 +172,7 @@ def main() -> int:
         parser.error("--count must be at least 1")
     try:
         if args.base_url:
-            run_service(args.base_url, args.count, args.out)
+            run_service(args.base_url, args.count, args.out, args.token)
         else:
             write_lines(args.out, [verify_body(args.nonce)])
     except WalletError as error:

@@ -174,11 +174,12 @@ def scenarios(client: w.Client, mode: str, root: x509.Certificate) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", required=True)
+    parser.add_argument("--token", default=w.DEMO_INTEGRATOR_TOKEN, help="the integrator bearer token (default: the demo's)")
     parser.add_argument("--reader-root", default=str(w.TV / "demo" / "reader-root.pem"))
     parser.add_argument("--mode", choices=["readerAuth", "readerAuthAll", "both"], default="readerAuth")
     args = parser.parse_args()
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
-    client = w.Client(args.base_url, args.mode, root)
+    client = w.Client(args.base_url, args.mode, root, args.token)
     passed = failures = 0
     for name, run in scenarios(client, args.mode, root).items():
         try:

@@ -504,13 +504,18 @@ class Reply:
         return Failure(f"{message}; got {self.status} {self.text[:400]}", self.status, self.code)
 
 
+# The integrator token of the demo configuration (config/verifierd.json); --token gives another.
+DEMO_INTEGRATOR_TOKEN = "demo-integrator-token-TEST-ONLY"
+
+
 class Client:
-    def __init__(self, base_url: str, mode: str, root: x509.Certificate) -> None:
-        self.base_url, self.mode, self.root = base_url.rstrip("/"), mode, root
+    def __init__(self, base_url: str, mode: str, root: x509.Certificate, token: str = DEMO_INTEGRATOR_TOKEN) -> None:
+        self.base_url, self.mode, self.root, self.token = base_url.rstrip("/"), mode, root, token
 
     def post(self, path: str, body: dict) -> Reply:
         request = urllib.request.Request(self.base_url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json", "Accept": "application/json"})
+                                         headers={"Content-Type": "application/json", "Accept": "application/json",
+                                                  "Authorization": "Bearer " + self.token})
         try:
             with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
                 status, raw, content_type = response.status, response.read(), response.headers.get("Content-Type", "")
@@ -1032,6 +1037,7 @@ def bench_bodies(c: Client, count: int, out: Path, threads: int = 8) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description="TEST-ONLY ISO 18013-7 Annex C wallet against verifierd's web flow")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--token", default=DEMO_INTEGRATOR_TOKEN, help="the integrator bearer token (default: the demo's)")
     parser.add_argument("--reader-root", default=str(TV / "demo" / "reader-root.pem"),
                         help="PEM of the root the reader certificate must chain to (AKI = its SKI)")
     parser.add_argument("--mode", choices=MODES, default="both", help="what the service signs")
@@ -1051,7 +1057,7 @@ def main() -> int:
     if not args.base_url:
         parser.error("--base-url is required (or --self-test)")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
-    client = Client(args.base_url, args.mode, root)
+    client = Client(args.base_url, args.mode, root, args.token)
     if args.bench_bodies:
         if not args.out:
             parser.error("--bench-bodies needs --out")

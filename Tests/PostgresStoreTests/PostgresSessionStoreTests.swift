@@ -138,4 +138,33 @@ struct PostgresSessionStoreTests {
         }
         #expect(throws: PostgresStoreError.self) { _ = try SessionSealingKey(file: folder.appendingPathComponent("absent")) }
     }
+
+    /// Quotas per kind and per owner hold across replicas (the count is in the insert's statement), and a session is
+    /// taken only by its owner.
+    @Test func quotasAndOwnersHoldAcrossReplicas() async throws {
+        let test = try await TestDatabase.make()
+        let pools = try (0..<2).map { _ in try TestDatabase.open(test.url) }
+        defer { pools.forEach { $0.shutdown() } }
+        let replicas = pools.map { PostgresSessionStore(database: $0, maximumSessions: 100) }
+        let quota = SessionQuota(perKind: 3, perOwner: 2)
+        let first = record().owned(by: "shop")
+        try await replicas[0].insert(first, quota: quota, now: now)
+        try await replicas[1].insert(record().owned(by: "shop"), quota: quota, now: now)
+        await #expect(throws: SessionStoreError.quotaExceeded(.owner, maximum: 2)) {
+            try await replicas[0].insert(record().owned(by: "shop"), quota: quota, now: now)
+        }
+        try await replicas[1].insert(record().owned(by: "kiosk"), quota: quota, now: now)
+        await #expect(throws: SessionStoreError.quotaExceeded(.kind, maximum: 3)) {
+            try await replicas[0].insert(record().owned(by: "door"), quota: quota, now: now)
+        }
+        try await replicas[0].insert(record(kind: "proximity").owned(by: "door"), quota: quota, now: now)
+        guard case .notFound = await replicas[1].take(id: first.id, kind: "web", owner: "kiosk", now: now) else {
+            Issue.record("another owner finds nothing"); return
+        }
+        guard case .taken(let taken) = await replicas[1].take(id: first.id, kind: "web", owner: "shop", now: now) else {
+            Issue.record("the owner takes it on another replica"); return
+        }
+        #expect(taken.owner == "shop" && taken.payload.bytes == Self.secret)
+        try await replicas[0].insert(record().owned(by: "door"), quota: quota, now: now)
+    }
 }

@@ -95,13 +95,13 @@ struct InMemorySessionStoreTests {
 
     @Test func concurrentTakesHandOutEachSessionOnce() async throws {
         let store = InMemorySessionStore(maximumSessions: 1000)
-        for index in 0..<200 { try store.insert(Self.record("s\(index)"), now: Self.start) }
+        for index in 0..<200 { try await store.insert(Self.record("s\(index)"), now: Self.start) }
         let counts = await withTaskGroup(of: [String].self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     var mine: [String] = []
                     for index in 0..<200 {
-                        if case .taken(let record) = store.take(id: "s\(index)", kind: "web", now: Self.start) {
+                        if case .taken(let record) = await store.take(id: "s\(index)", kind: "web", now: Self.start) {
                             mine.append(record.id)
                         }
                     }
@@ -136,5 +136,53 @@ struct InMemorySessionStoreTests {
         SecretBytes.clear(buffer)
         #expect(Array(buffer) == [0, 0, 0, 0])
         buffer.deallocate()
+    }
+
+    @Test func quotasBoundEachKindAndEachOwnerWithinIt() throws {
+        let store = InMemorySessionStore(maximumSessions: 100)
+        let quota = SessionQuota(perKind: 3, perOwner: 2)
+        func owned(_ id: String, _ owner: String, kind: String = "web") -> SessionRecord {
+            Self.record(id, kind: kind).owned(by: owner)
+        }
+        try store.insert(owned("a1", "a"), quota: quota, now: Self.start)
+        try store.insert(owned("a2", "a"), quota: quota, now: Self.start)
+        #expect(throws: SessionStoreError.quotaExceeded(.owner, maximum: 2)) {
+            try store.insert(owned("a3", "a"), quota: quota, now: Self.start)
+        }
+        try store.insert(owned("b1", "b"), quota: quota, now: Self.start)
+        #expect(throws: SessionStoreError.quotaExceeded(.kind, maximum: 3)) {
+            try store.insert(owned("c1", "c"), quota: quota, now: Self.start)
+        }
+        // Another kind has its own count.
+        try store.insert(owned("p1", "a", kind: "proximity"), quota: quota, now: Self.start)
+        // Taking one frees its place; so does expiry.
+        guard case .taken = store.take(id: "a1", kind: "web", owner: "a", now: Self.start) else {
+            Issue.record("the owner takes its session"); return
+        }
+        try store.insert(owned("a3", "a"), quota: quota, now: Self.start)
+        try store.insert(Self.record("short", expiresIn: 10).owned(by: "c"), quota: SessionQuota(perKind: 4, perOwner: 2),
+                         now: Self.start)
+        #expect(throws: SessionStoreError.quotaExceeded(.kind, maximum: 4)) {
+            try store.insert(owned("c2", "c"), quota: SessionQuota(perKind: 4, perOwner: 2), now: Self.start)
+        }
+        try store.insert(owned("c2", "c"), quota: SessionQuota(perKind: 4, perOwner: 2), now: Self.start.addingTimeInterval(11))
+    }
+
+    @Test func onlyTheOwnerTakesASessionAndAStrangerLeavesItInPlace() throws {
+        let store = InMemorySessionStore(maximumSessions: 10)
+        try store.insert(Self.record("s").owned(by: "shop"), now: Self.start)
+        guard case .notFound = store.take(id: "s", kind: "web", owner: "kiosk", now: Self.start) else {
+            Issue.record("another owner finds nothing"); return
+        }
+        guard case .taken(let record) = store.take(id: "s", kind: "web", owner: "shop", now: Self.start) else {
+            Issue.record("the owner still takes it"); return
+        }
+        #expect(record.owner == "shop")
+        guard case .notFound = store.take(id: "s", kind: "web", owner: "kiosk", now: Self.start) else {
+            Issue.record("a stranger does not learn that it was used"); return
+        }
+        guard case .alreadyUsed = store.take(id: "s", kind: "web", owner: "shop", now: Self.start) else {
+            Issue.record("the owner learns it was used"); return
+        }
     }
 }

@@ -124,7 +124,8 @@ final class OperatorExperienceTests: @unchecked Sendable {
     /// the one the service builds for the demo nonce.
     @Test func theReadmeMDocVerifyExampleVerifiesOnTheDemo() async throws {
         let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("curl -s --data @TestVectors/demo/mdoc-verify-request.json localhost:8080/v1/mdoc/verify"))
+        #expect(readme.contains(#"curl -s -H "$I" --data @TestVectors/demo/mdoc-verify-request.json localhost:8080/v1/mdoc/verify"#))
+        #expect(readme.contains("I='Authorization: Bearer demo-integrator-token-TEST-ONLY'"))
         let harness = try ServiceHarness(anchors: [Self.demo.appendingPathComponent("trusted-iaca/demo-iaca.pem")]) { config in
             config["apple"] = ["merchantId": "com.example.verifierd.demo", "teamId": "DEMOTEAM01",
                                "encryptionKeys": [Self.demo.appendingPathComponent("keys/merchant-encryption.pem").path]]

@@ -11,9 +11,10 @@ enum RawHTTPClient {
         send(port: port, Array(request.utf8))
     }
 
-    /// POSTs a JSON body with `Connection: close`; returns the status code.
+    /// POSTs a JSON body with `Connection: close` and the harness's integrator token; returns the status code.
     static func post(port: Int, path: String, json: [UInt8]) -> Int {
         let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Authorization: Bearer \(ServiceHarness.integratorToken)\r\n"
             + "Content-Length: \(json.count)\r\nConnection: close\r\n\r\n"
         return send(port: port, Array(head.utf8) + json)
     }

@@ -11,6 +11,8 @@ import TestSupport
 @Suite(.serialized, .enabled(if: PostgresTestCluster.enabled, "no PostgreSQL binaries (initdb, pg_ctl) found: install Debian's postgresql"))
 final class ReplicaTests: @unchecked Sendable {
     static let adminToken = "replica-admin-token-0123456789"
+    /// The demo configuration's integrator token, which the Python wallets send by default too.
+    static let integratorToken = "demo-integrator-token-TEST-ONLY"
     let cluster: PostgresTestCluster
     let folder: URL
     /// Replicas 0 and 1 require issued nonces; replica 2 does not (it keeps verifying in-app answers in an outage).
@@ -82,7 +84,7 @@ final class ReplicaTests: @unchecked Sendable {
         request.httpBody = body
         request.timeoutInterval = 30
         if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        if admin { request.setValue("Bearer \(Self.adminToken)", forHTTPHeaderField: "Authorization") }
+        request.setValue("Bearer \(admin ? Self.adminToken : Self.integratorToken)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await session.data(for: request)
         return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }

@@ -28,6 +28,9 @@ final class ServiceHarness: Sendable {
 
     static let adminToken = "admin-token-for-tests-0123456789"
     static let clientToken = "client-token-for-tests"
+    /// The integrator token every request carries unless it sets its own `Authorization` (``anonymous`` sends none).
+    static let integratorToken = "integrator-token-for-tests-0123"
+    static let integratorName = "tests"
     static let pki = Fixtures.testVectors.appendingPathComponent("pki")
     static let appleVectors = Fixtures.testVectors.appendingPathComponent("apple")
 
@@ -61,6 +64,7 @@ final class ServiceHarness: Sendable {
                              "signingKey": Fixtures.testVectors.appendingPathComponent("demo/keys/reader-token.pem").path,
                              "clientTokens": [Self.clientToken]],
             "admin": ["token": Self.adminToken],
+            "integrators": ["tokens": [Self.integratorName: Self.integratorToken]],
         ]
         configure(&config)
         let file = folder.appendingPathComponent("verifierd.json")
@@ -75,6 +79,7 @@ final class ServiceHarness: Sendable {
         server = HTTPServer(configuration: serverConfiguration, router: service.router(),
                             observer: service.requestObserver(output: output))
         try server.start()
+        service.listening(on: [server.port])
     }
 
     /// Stops the server and removes the folder; safe to call more than once. Tests await it at the end, and
@@ -85,10 +90,16 @@ final class ServiceHarness: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> Response {
+    /// Sends a request; it carries the integrator token unless `headers` has its own `Authorization` or
+    /// `anonymous` is set.
+    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
+                 anonymous: Bool = false) async throws -> Response {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body
+        if !anonymous && !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
+            request.setValue("Bearer \(Self.integratorToken)", forHTTPHeaderField: "Authorization")
+        }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse

@@ -99,7 +99,8 @@ struct TLSTests {
         ]).write(to: body)
         let port = harness.server.port
 
-        let (status, text) = try Self.curl(pki, port: port, "POST", "/v1/apple/verify", body: body)
+        let integrator = "Authorization: Bearer \(ServiceHarness.integratorToken)"
+        let (status, text) = try Self.curl(pki, port: port, "POST", "/v1/apple/verify", body: body, headers: [integrator])
         #expect(status == 200)
         #expect(text.contains("\"given_name\":\"Jane\""))
         #expect(text.contains("\"verified\":true"))
@@ -108,7 +109,7 @@ struct TLSTests {
         // the test CA stands in for it, for this one child process.
         let probe = CommandLineTests.locate().deletingLastPathComponent().appendingPathComponent("https-probe").path
         let script = "mount --bind \(pki.ca) /etc/ssl/certs/ca-certificates.crt && exec \(probe) POST "
-            + "https://localhost:\(port)/v1/apple/verify \(body.path)"
+            + "https://localhost:\(port)/v1/apple/verify \(body.path) --header '\(integrator)'"
         let session = try ProcessRunner.run(["unshare", "-m", "sh", "-c", script])
         #expect(session.status == 0, "https-probe: \(session.error)")
         #expect(session.output.hasPrefix("200\n"))

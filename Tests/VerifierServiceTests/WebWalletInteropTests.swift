@@ -21,7 +21,7 @@ struct WebWalletInteropTests {
 
     static func runWallet(port: Int, mode: String, scenarios: [String]? = nil, script: URL = wallet) throws -> Outcome {
         var arguments = ["python3", script.path, "--base-url", "http://127.0.0.1:\(port)", "--reader-root", readerRoot.path,
-                         "--mode", mode]
+                         "--mode", mode, "--token", ServiceHarness.integratorToken]
         if let scenarios { arguments += ["--scenarios", scenarios.joined(separator: ",")] }
         let run = try ProcessRunner.run(arguments)
         let output = run.output, error = run.error

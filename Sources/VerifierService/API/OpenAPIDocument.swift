@@ -60,18 +60,18 @@ enum OpenAPIDocument {
        }
       }
      },
-     "422": {
-      "description": "not verified: code, message and every check",
+     "400": {
+      "description": "invalid request, ENVELOPE_MALFORMED, ENVELOPE_UNSUPPORTED, NONCE_INVALID, INVALID_BASE64, VERIFICATION_TIME_OVERRIDE_DISABLED, NONCE_UNKNOWN (apple.requireIssuedNonce: not issued, or issued to another integrator or for other merchant or team IDs)",
       "content": {
-       "application/json": {
+       "application/problem+json": {
         "schema": {
-         "$ref": "#/components/schemas/VerificationResult"
+         "$ref": "#/components/schemas/Problem"
         }
        }
       }
      },
-     "400": {
-      "description": "invalid request, ENVELOPE_MALFORMED, ENVELOPE_UNSUPPORTED, NONCE_INVALID, INVALID_BASE64, VERIFICATION_TIME_OVERRIDE_DISABLED, NONCE_UNKNOWN (apple.requireIssuedNonce: not issued, or issued for other merchant or team IDs)",
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -100,6 +100,16 @@ enum OpenAPIDocument {
        }
       }
      },
+     "422": {
+      "description": "not verified: code, message and every check",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
      "503": {
       "description": "APPLE_NOT_CONFIGURED; STORE_UNAVAILABLE (with Retry-After) when apple.requireIssuedNonce is set and the store cannot be reached",
       "content": {
@@ -110,13 +120,18 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/apple/nonces": {
    "post": {
     "summary": "Issue a single-use nonce for PKIdentityRequest.nonce",
-    "description": "32 random bytes, kept in the store (shared by every replica with PostgreSQL) until apple.nonceTTLSeconds; with apple.requireIssuedNonce, /v1/apple/verify accepts only such nonces, each once, for the merchant and team IDs it was issued for.",
+    "description": "Only with apple.requireIssuedNonce (replay protection for Apple answers on): 32 random bytes, kept in the store (shared by every replica with PostgreSQL) until apple.nonceTTLSeconds; /v1/apple/verify then accepts only such nonces, each once, for the integrator, merchant and team IDs it was issued to. Without apple.requireIssuedNonce, 404 APPLE_NONCES_DISABLED.",
     "operationId": "appleNonce",
     "requestBody": {
      "required": false,
@@ -173,8 +188,38 @@ enum OpenAPIDocument {
        }
       }
      },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "APPLE_NONCES_DISABLED: apple.requireIssuedNonce is off, so no nonce is issued (and /v1/apple/verify takes the app's own nonce, without replay protection)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "INTEGRATOR_QUOTA_EXCEEDED (with Retry-After): this integrator holds its share of open nonces (integrators.maxSessionsPerIntegrator)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
      "503": {
-      "description": "APPLE_NOT_CONFIGURED, SESSION_STORE_FULL, STORE_UNAVAILABLE (with Retry-After)",
+      "description": "APPLE_NOT_CONFIGURED, SESSION_STORE_FULL (this kind's part of web.maxSessions is used up), STORE_UNAVAILABLE (with Retry-After)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -183,7 +228,12 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/apple/session-transcript": {
@@ -259,13 +309,29 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/mdoc/verify": {
    "post": {
     "summary": "Verify an ISO 18013-5 DeviceResponse",
+    "description": "The SessionTranscript comes from the caller: the device signature (or MAC) then proves only the transcript the caller chose, not that the response belongs to a session of this verifier. The report says so: top-level `sessionTranscriptSource: \"caller\"`, and the device.authentication check's detail.",
     "operationId": "mdocVerify",
     "requestBody": {
      "required": true,
@@ -310,16 +376,6 @@ enum OpenAPIDocument {
        }
       }
      },
-     "422": {
-      "description": "not verified",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/VerificationResult"
-        }
-       }
-      }
-     },
      "400": {
       "description": "invalid request, SESSION_TRANSCRIPT_MALFORMED, INVALID_READER_KEY",
       "content": {
@@ -329,8 +385,33 @@ enum OpenAPIDocument {
         }
        }
       }
+     },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "422": {
+      "description": "not verified",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/admin/iaca": {
@@ -481,7 +562,7 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "INVALID_IACA, IACA_UNPARSABLE",
+      "description": "INVALID_IACA (not a CA, no keyCertSign, expired), IACA_UNPARSABLE (not a certificate: DER that is not X.509, or PEM that breaks RFC 7468), IACA_DUPLICATE, INVALID_DOC_TYPE",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -601,7 +682,7 @@ enum OpenAPIDocument {
       }
      },
      "400": {
-      "description": "INVALID_IACA",
+      "description": "INVALID_IACA (not a CA, no keyCertSign, expired), IACA_UNPARSABLE (not a certificate: DER that is not X.509, or PEM that breaks RFC 7468), IACA_DUPLICATE, INVALID_DOC_TYPE",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1206,8 +1287,28 @@ enum OpenAPIDocument {
        }
       }
      },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "INTEGRATOR_QUOTA_EXCEEDED (with Retry-After): this integrator holds its share of open web sessions (integrators.maxSessionsPerIntegrator)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
      "503": {
-      "description": "WEB_NOT_CONFIGURED, SESSION_STORE_FULL (with Retry-After), STORE_UNAVAILABLE (with Retry-After: the database cannot be reached)",
+      "description": "WEB_NOT_CONFIGURED, SESSION_STORE_FULL (this kind's part of web.maxSessions is used up) (with Retry-After), STORE_UNAVAILABLE (with Retry-After: the database cannot be reached)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1216,7 +1317,12 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/web/verify": {
@@ -1274,16 +1380,6 @@ enum OpenAPIDocument {
        }
       }
      },
-     "422": {
-      "description": "not verified (DECRYPTION_FAILED, DOCUMENTS_NOT_RETURNED, ELEMENT_NOT_REQUESTED, any check): code, message and every check",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/VerificationResult"
-        }
-       }
-      }
-     },
      "400": {
       "description": "INVALID_REQUEST, ENVELOPE_MALFORMED, ORIGIN_NOT_ALLOWED, STATELESS_VERIFY_DISABLED, INVALID_ENCRYPTION_INFO, INVALID_RECIPIENT_KEY, RECIPIENT_KEY_MISMATCH, VERIFICATION_TIME_OVERRIDE_DISABLED",
       "content": {
@@ -1294,8 +1390,18 @@ enum OpenAPIDocument {
        }
       }
      },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
      "404": {
-      "description": "SESSION_NOT_FOUND",
+      "description": "SESSION_NOT_FOUND (also a session created by another integrator)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1324,6 +1430,16 @@ enum OpenAPIDocument {
        }
       }
      },
+     "422": {
+      "description": "not verified (DECRYPTION_FAILED, DOCUMENTS_NOT_RETURNED, ELEMENT_NOT_REQUESTED, any check): code, message and every check",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
      "503": {
       "description": "WEB_NOT_CONFIGURED",
       "content": {
@@ -1334,7 +1450,12 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/proximity/sessions": {
@@ -1419,8 +1540,28 @@ enum OpenAPIDocument {
        }
       }
      },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
+     "429": {
+      "description": "INTEGRATOR_QUOTA_EXCEEDED (with Retry-After): this integrator holds its share of open proximity sessions (integrators.maxSessionsPerIntegrator)",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
      "503": {
-      "description": "PROXIMITY_NOT_CONFIGURED, SESSION_STORE_FULL, STORE_UNAVAILABLE",
+      "description": "PROXIMITY_NOT_CONFIGURED, SESSION_STORE_FULL (this kind's part of web.maxSessions is used up), STORE_UNAVAILABLE",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1429,7 +1570,12 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/proximity/sessions/{id}/messages": {
@@ -1482,16 +1628,6 @@ enum OpenAPIDocument {
        }
       }
      },
-     "422": {
-      "description": "not verified (DECRYPTION_FAILED, SESSION_COUNTER_INVALID, SESSION_KEY_MISMATCH, SESSION_ENDED_BY_DEVICE, DOCUMENTS_NOT_RETURNED, any check); reply included",
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/VerificationResult"
-        }
-       }
-      }
-     },
      "400": {
       "description": "INVALID_REQUEST, INVALID_BASE64, SESSION_DATA_MALFORMED, VERIFICATION_TIME_OVERRIDE_DISABLED",
       "content": {
@@ -1502,8 +1638,18 @@ enum OpenAPIDocument {
        }
       }
      },
+     "401": {
+      "description": "UNAUTHORIZED (with WWW-Authenticate: Bearer): no integrator bearer token, or not a configured one",
+      "content": {
+       "application/problem+json": {
+        "schema": {
+         "$ref": "#/components/schemas/Problem"
+        }
+       }
+      }
+     },
      "404": {
-      "description": "SESSION_NOT_FOUND",
+      "description": "SESSION_NOT_FOUND (also a session created by another integrator)",
       "content": {
        "application/problem+json": {
         "schema": {
@@ -1532,6 +1678,16 @@ enum OpenAPIDocument {
        }
       }
      },
+     "422": {
+      "description": "not verified (DECRYPTION_FAILED, SESSION_COUNTER_INVALID, SESSION_KEY_MISMATCH, SESSION_ENDED_BY_DEVICE, DOCUMENTS_NOT_RETURNED, any check); reply included",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/VerificationResult"
+        }
+       }
+      }
+     },
      "503": {
       "description": "PROXIMITY_NOT_CONFIGURED",
       "content": {
@@ -1542,13 +1698,18 @@ enum OpenAPIDocument {
        }
       }
      }
-    }
+    },
+    "security": [
+     {
+      "integratorToken": []
+     }
+    ]
    }
   },
   "/v1/admin/vicals/{source}": {
    "post": {
     "summary": "Import (or dry-run) a VICAL for a source",
-    "description": "The body is the VICAL (COSE_Sign1, ISO/IEC 18013-5 Annex C). Its signature and signer chain are verified up to the source's configured signer anchor (trust.vicalSigners) at the service clock, `date` must not be in the future and `nextUpdate` not past, and `vicalIssueID` must not be lower than the list in force. Then all anchors of the source are replaced in one step; other sources and manual anchors stay. Entries that are not usable IACAs are skipped and listed.",
+    "description": "The body is the VICAL (COSE_Sign1, ISO/IEC 18013-5 Annex C). Its signature and signer chain are verified up to the source's configured signer anchor (trust.vicalSigners) at the service clock, `date` must not be in the future and `nextUpdate` not past, and `vicalIssueID` must not be lower than the list in force; once the list in force has a `vicalIssueID`, a list without one is refused too (422 `VICAL_ROLLBACK`). Then all anchors of the source are replaced in one step; other sources and manual anchors stay. Entries that are not usable IACAs are skipped and listed.",
     "operationId": "importVICAL",
     "security": [
      {
@@ -2019,6 +2180,11 @@ enum OpenAPIDocument {
    "clientToken": {
     "type": "http",
     "scheme": "bearer"
+   },
+   "integratorToken": {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "An integrator's token (integrators.tokens), required by default on every create and verify route; the integrator's name appears in logs and metrics and owns the sessions it creates."
    }
   },
   "schemas": {
@@ -2064,6 +2230,7 @@ enum OpenAPIDocument {
        "mso.docType",
        "issuer.valueDigests",
        "mso.validity",
+       "mso.deviceKey",
        "device.authentication",
        "device.keyAuthorizations",
        "mso.status",
@@ -2243,6 +2410,13 @@ enum OpenAPIDocument {
      "reply": {
       "type": "string",
       "description": "proximity only: base64 SessionData for the reader to send to the mdoc (status 20, session termination)"
+     },
+     "sessionTranscriptSource": {
+      "type": "string",
+      "enum": [
+       "caller"
+      ],
+      "description": "POST /v1/mdoc/verify only, always \"caller\": the SessionTranscript was supplied by the caller, so the device signature (or MAC) proves only the transcript the caller chose, not a session of this verifier; the device.authentication check's detail says the same. Absent where the verifier builds the transcript itself (Apple, web, proximity)."
      }
     }
    },

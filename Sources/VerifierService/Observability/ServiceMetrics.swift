@@ -88,6 +88,13 @@ public final class ServiceMetrics: Sendable {
         Counter(label: "verifierd_sessions_total", dimensions: [("flow", flow), ("event", event)], factory: factory).increment()
     }
 
+    /// Create and verify requests by integrator (a configured name, `anonymous`, or `-` when none was recognised) and
+    /// status class (`2xx`, `4xx`, `5xx`): bounded by the configuration, never by what a request says.
+    func integratorRequest(integrator: String, status: Int) {
+        Counter(label: "verifierd_integrator_requests_total",
+                dimensions: [("integrator", integrator), ("status", "\(status / 100)xx")], factory: factory).increment()
+    }
+
     /// Days until the served TLS certificate expires (computed at each scrape, like the trust anchors' expiry).
     func tlsCertificate(notAfter: Date, now: Date) {
         Gauge(label: "verifierd_tls_certificate_expiry_days", factory: factory)

@@ -42,7 +42,7 @@ extension VerifierService {
         return (merchant, team)
     }
 
-    func appleVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    func appleVerify(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let apple = try configured(configuration.apple, "apple")
         let body = try RequestDecoding.decode(AppleVerifyRequest.self, from: request)
@@ -52,7 +52,7 @@ extension VerifierService {
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let ids = try merchantAndTeam(apple, merchantId: body.merchantId, teamId: body.teamId)
         if apple.requireIssuedNonce {
-            try await consumeAppleNonce(nonce, merchantId: ids.merchantId, teamId: ids.teamId)
+            try await consumeAppleNonce(nonce, merchantId: ids.merchantId, teamId: ids.teamId, for: integrator)
         }
         let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: ids.merchantId, teamId: ids.teamId, at: time)
         return try reportResponse(report, endpoint: "apple", started: started)

@@ -30,7 +30,9 @@ extension VerifierService {
         ServiceProblem(.badRequest, error.code.rawValue, error.detail)
     }
 
-    func createProximitySession(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    func createProximitySession(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem)
+        -> HTTPServerResponse
+    {
         let proximity = try configured(configuration.proximity, "proximity")
         let body = try RequestDecoding.decode(ProximitySessionBody.self, from: request)
         let engagement: DeviceEngagement
@@ -70,7 +72,8 @@ extension VerifierService {
         let created = now()
         let expiresAt = created.addingTimeInterval(TimeInterval(proximity.sessionTTLSeconds))
         let id = SessionIdentifier.make()
-        try await storeSession(opened.session.record(id: id, createdAt: created, expiresAt: expiresAt), now: created)
+        try await storeSession(opened.session.record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator,
+                               now: created)
         metrics.session(flow: "proximity", event: "created")
         return .json(.object([
             ("sessionId", .string(id)),
@@ -80,14 +83,14 @@ extension VerifierService {
         ]), status: .created)
     }
 
-    func proximityMessage(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    func proximityMessage(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         _ = try configured(configuration.proximity, "proximity")
         let body = try RequestDecoding.decode(ProximityMessageBody.self, from: request)
         let time = try RequestDecoding.verificationTime(
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let sessionData = try RequestDecoding.base64(body.sessionData, field: "sessionData")
-        let session = try await takeSession(request.pathParameters["id"] ?? "", as: ProximitySession.self)
+        let session = try await takeSession(request.pathParameters["id"] ?? "", as: ProximitySession.self, for: integrator)
         let report: VerificationReport
         // The reader tells the mdoc the session is over, unless the mdoc already ended it.
         var reply: JSON? = .string(Data(SessionData.termination).base64EncodedString())

@@ -3,10 +3,12 @@ import SessionStore
 
 /// Storing and taking one-time sessions, with the same answers for every flow.
 extension VerifierService {
-    /// Stores a new session; a full store is 503 `SESSION_STORE_FULL` with `Retry-After`.
-    func storeSession(_ record: SessionRecord, now: Date) async throws(ServiceProblem) {
+    /// Stores a new session owned by `integrator`, within its kind's and the integrator's share of the capacity
+    /// (``SessionAdmission``): an integrator over its share is 429 `INTEGRATOR_QUOTA_EXCEEDED`, a kind or a store
+    /// that is full is 503 `SESSION_STORE_FULL`, both with `Retry-After`.
+    func storeSession(_ record: SessionRecord, for integrator: Integrator, now: Date) async throws(ServiceProblem) {
         do {
-            try await sessionStore.insert(record, now: now)
+            try await sessionStore.insert(record.owned(by: integrator.name), quota: sessionAdmission.quota, now: now)
         } catch {
             var problem: ServiceProblem
             var event = "store_full"
@@ -15,6 +17,15 @@ extension VerifierService {
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions are open; try again when some have been used or expired")
                 problem.headers[.retryAfter] = "5"
+            case .quotaExceeded(.kind, let maximum):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
+                                         "\(maximum) sessions of this kind (\(record.kind)) are open; try again when some have been used or expired")
+                problem.headers[.retryAfter] = "5"
+            case .quotaExceeded(.owner, let maximum):
+                problem = ServiceProblem(.tooManyRequests, "INTEGRATOR_QUOTA_EXCEEDED",
+                                         "this integrator holds its share of \(maximum) open \(record.kind) sessions; use or let some expire")
+                problem.headers[.retryAfter] = "5"
+                event = "quota_exceeded"
             case .unavailable(let reason):
                 problem = Self.storeUnavailable(reason)
                 event = "store_unavailable"
@@ -25,14 +36,16 @@ extension VerifierService {
     }
 
     /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
-    /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`.
-    func takeSession<Session: StoredSession>(_ id: String, as type: Session.Type) async throws(ServiceProblem) -> Session {
+    /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`. Another integrator's session is 404 and stays usable by its owner.
+    func takeSession<Session: StoredSession>(_ id: String, as type: Session.Type, for integrator: Integrator)
+        async throws(ServiceProblem) -> Session
+    {
         let refusals = TakeRefusals(
             notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session"),
             alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one"),
             expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one"))
         guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
-        let record = try await takeRecord(id, kind: Session.kind, refusals: refusals)
+        let record = try await takeRecord(id, kind: Session.kind, owner: integrator, refusals: refusals)
         guard let session = Session(record: record) else {
             throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
         }
@@ -48,8 +61,10 @@ extension VerifierService {
 
     /// Takes a one-time record (a session, an issued nonce) once, counting the outcome under its kind; a store that
     /// cannot be asked is 503 `STORE_UNAVAILABLE`.
-    func takeRecord(_ id: String, kind: String, refusals: TakeRefusals) async throws(ServiceProblem) -> SessionRecord {
-        switch await sessionStore.take(id: id, kind: kind, now: now()) {
+    func takeRecord(_ id: String, kind: String, owner: Integrator, refusals: TakeRefusals) async throws(ServiceProblem)
+        -> SessionRecord
+    {
+        switch await sessionStore.take(id: id, kind: kind, owner: owner.name, now: now()) {
         case .taken(let record):
             metrics.session(flow: kind, event: "taken")
             return record

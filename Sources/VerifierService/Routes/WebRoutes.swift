@@ -53,7 +53,7 @@ extension VerifierService {
         return origin
     }
 
-    func createWebRequest(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    func createWebRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let web = try configured(configuration.web, "web")
         let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
         let origin = try allowedOrigin(body.origin, web)
@@ -67,7 +67,8 @@ extension VerifierService {
         let created = now()
         let expiresAt = created.addingTimeInterval(TimeInterval(web.sessionTTLSeconds))
         let id = SessionIdentifier.make()
-        try await storeSession(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt), now: created)
+        try await storeSession(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator,
+                               now: created)
         metrics.session(flow: "web", event: "created")
         let data: JSON = .object([
             ("deviceRequest", .string(made.deviceRequest)), ("encryptionInfo", .string(made.encryptionInfo.base64URL)),
@@ -92,7 +93,7 @@ extension VerifierService {
         return requested
     }
 
-    func webVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
+    func webVerify(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let started = ContinuousClock.now
         let web = try configured(configuration.web, "web")
         let body = try RequestDecoding.decode(WebVerifyBody.self, from: request)
@@ -100,7 +101,7 @@ extension VerifierService {
             body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
         let session: WebSession
         if let sessionId = body.sessionId {
-            session = try await takeSession(sessionId, as: WebSession.self)
+            session = try await takeSession(sessionId, as: WebSession.self, for: integrator)
         } else {
             session = try statelessWebSession(body, web)
         }
@@ -150,7 +151,8 @@ extension VerifierService {
         let invalid = ServiceProblem(.badRequest, "INVALID_RECIPIENT_KEY",
                                      "\"recipientPrivateKey\" is not a P-256 private key (base64 raw scalar or PEM)")
         if text.contains("-----BEGIN") {
-            guard let key = try? P256.KeyAgreement.PrivateKey(pemRepresentation: text) else { throw invalid }
+            guard let block = try? PEM.blocks(in: text).first(where: { PEM.privateKeyLabels.contains($0.label) }),
+                  let key = try? P256.KeyAgreement.PrivateKey(derRepresentation: block.bytes) else { throw invalid }
             return key
         }
         guard let raw = Base64Input.decode(text), raw.count == 32,

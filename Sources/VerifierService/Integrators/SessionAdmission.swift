@@ -1,0 +1,25 @@
+import Proximity
+import SessionStore
+import WebPresentment
+
+/// How the session capacity (`web.maxSessions`) is shared: each kind of one-time record the configuration enables
+/// (web sessions, proximity sessions, issued Apple nonces) gets an equal part, and each integrator a share of its
+/// kind's part (`integrators.maxSessionsPerIntegrator`, by default the part divided among the integrators). So
+/// nonces cannot crowd out web sessions, and one integrator cannot crowd out another.
+struct SessionAdmission: Sendable, Equatable {
+    /// The kinds that create records in this configuration.
+    let kinds: [String]
+    let quota: SessionQuota
+
+    init(configuration: ServiceConfiguration, integratorCount: Int) {
+        var kinds: [String] = []
+        if configuration.web != nil { kinds.append(WebSession.kind) }
+        if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
+        if configuration.apple?.requireIssuedNonce == true { kinds.append(VerifierService.appleNonceKind) }
+        self.kinds = kinds
+        let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
+        let perKind = max(1, maximum / max(1, kinds.count))
+        let perIntegrator = configuration.integrators.maxSessionsPerIntegrator ?? max(1, perKind / max(1, integratorCount))
+        quota = SessionQuota(perKind: perKind, perOwner: min(perKind, perIntegrator))
+    }
+}
