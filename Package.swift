@@ -164,7 +164,10 @@ let package = Package(
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ], swiftSettings: strict),
+        ],
+        // The static files are the source; scripts/embed-assets.py embeds them as Assets/EmbeddedAssets.swift.
+        exclude: ["Assets/openapi.json", "Assets/console.html", "Assets/console.js", "Assets/console.css"],
+        swiftSettings: strict),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore",

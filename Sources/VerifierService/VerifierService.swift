@@ -204,7 +204,7 @@ public final class VerifierService: Sendable {
         router.getImmediate("/healthz") { _ in .json(JSON.object([("status", .string("ok"))])) }
         router.getImmediate("/readyz") { [self] in respondNow($0) { _ throws(ServiceProblem) in try readiness() } }
         router.getImmediate("/metrics") { [self] _ in metricsResponse() }
-        router.get("/openapi.json") { _ in .json(Array(OpenAPIDocument.json.utf8)) }
+        router.get("/openapi.json") { _ in .json(Array(EmbeddedAssets.openAPIDocument.utf8)) }
         return router
     }
 

@@ -19,10 +19,10 @@ extension VerifierService {
     }
 
     func addConsoleRoutes(to router: inout Router) {
-        router.getImmediate("/admin") { _ in Self.consoleAsset(ConsolePage.html, contentType: "text/html; charset=utf-8") }
+        router.getImmediate("/admin") { _ in Self.consoleAsset(EmbeddedAssets.consoleHTML, contentType: "text/html; charset=utf-8") }
         router.getImmediate("/admin/console.js") { _ in
-            Self.consoleAsset(ConsolePage.script, contentType: "text/javascript; charset=utf-8")
+            Self.consoleAsset(EmbeddedAssets.consoleScript, contentType: "text/javascript; charset=utf-8")
         }
-        router.getImmediate("/admin/console.css") { _ in Self.consoleAsset(ConsolePage.style, contentType: "text/css; charset=utf-8") }
+        router.getImmediate("/admin/console.css") { _ in Self.consoleAsset(EmbeddedAssets.consoleStyle, contentType: "text/css; charset=utf-8") }
     }
 }
