@@ -16,7 +16,7 @@ public struct StatusResolver: Sendable {
     }
 
     /// Evidence for every reference in `response`. Callers that verify untrusted input resolve only
-    /// `MDocVerifier.statusReferencesToResolve` instead (see `evidence(for:trust:now:)` with a set).
+    /// `PreparedResponse.statusReferences` instead (see `evidence(for:trust:now:)` with a set).
     public func evidence(for response: DeviceResponse, trust: TrustSnapshot, now: Date) async
         -> [StatusReferenceKey: StatusEvidence]
     {

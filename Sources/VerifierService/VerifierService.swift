@@ -337,14 +337,15 @@ public final class VerifierService: Sendable {
     /// checking is off). Status lists are judged at the service clock, the document at `options.verificationTime`.
     func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
                 trust: TrustSnapshot) async -> VerificationReport {
-        var options = options
+        // One pass: prepare (chain, digests, issuer signature), resolve status, finish.
         let verifier = MDocVerifier(trust: trust)
+        let prepared = verifier.prepare(response, sessionTranscript: sessionTranscript, options: options)
+        var evidence = options.statusEvidence
         if configuration.status.mode != .off {
             // Only lists named by authentic MSOs are fetched: never a URI a sender merely wrote into a document.
-            let references = verifier.statusReferencesToResolve(response, options: options)
-            options.statusEvidence = await statusResolver.evidence(for: references, trust: trust, now: now())
+            evidence = await statusResolver.evidence(for: prepared.statusReferences, trust: trust, now: now())
         }
-        return verifier.verify(response, sessionTranscript: sessionTranscript, options: options)
+        return verifier.finish(prepared, statusEvidence: evidence)
     }
 
     /// 200 with claims, or 422 with the checks; response-level input problems are 400.

@@ -23,7 +23,9 @@ struct StatusFetchGateTests {
 
     static func references(trust: TrustSnapshot, at time: Date = Self.time, name: String = "status-valid") throws -> Int {
         let options = VerificationOptions(verificationTime: time)
-        return MDocVerifier(trust: trust).statusReferencesToResolve(try response(name), options: options).count
+        let transcript = try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent("cases/\(name).transcript.hex"))
+        return MDocVerifier(trust: trust).prepare(try response(name), sessionTranscript: transcript, options: options)
+            .statusReferences.count
     }
 
     @Test func aValidDocumentsListIsFetched() throws {

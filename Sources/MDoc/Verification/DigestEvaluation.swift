@@ -62,7 +62,10 @@ struct DigestEvaluation: Sendable {
         }
     }
 
-    func result(nameSpace: String, identifier: String) -> ItemResult? {
-        results.first { $0.nameSpace == nameSpace && $0.identifier == identifier }?.result
+    /// The result of the issuer-signed item at `position` in document order (namespaces, then items, as
+    /// `issuerSigned.nameSpaces` lists them): the item itself, not the first one of the same name, in constant time.
+    /// Nil when the digest algorithm is not supported (nothing was computed).
+    func result(at position: Int) -> ItemResult? {
+        results.indices.contains(position) ? results[position].result : nil
     }
 }

@@ -8,12 +8,26 @@ struct DocumentContext: Sendable {
     let document: Document
     /// The SessionTranscript exactly as the caller gave it (one CBOR item).
     let sessionTranscript: [UInt8]
-    let options: VerificationOptions
+    /// The caller's options; ``MDocVerifier/finish(_:statusEvidence:)`` adds the status evidence.
+    var options: VerificationOptions
     let trust: TrustSnapshot
     let chain: IssuerChain
     let digests: DigestEvaluation
     /// The MSO's device key, read once (`mso.deviceKey` reports a failure; `device.authentication` uses the key).
     let deviceKey: Result<COSEKey, COSEError>
+    /// Outcomes already computed by ``MDocVerifier/prepare(_:sessionTranscript:options:)`` (the chain and the issuer
+    /// signature), used instead of evaluating those checks again.
+    var settledChain: CheckOutcome?
+    var settledIssuerSignature: CheckOutcome?
+
+    /// The outcome `prepare` settled for a check, if any.
+    func settled(_ id: VerificationCheckID) -> CheckOutcome? {
+        switch id {
+        case .issuerCertificateChain: settledChain
+        case .issuerSignature: settledIssuerSignature
+        default: nil
+        }
+    }
 
     init(document: Document, sessionTranscript: [UInt8], options: VerificationOptions, trust: TrustSnapshot) {
         self.document = document

@@ -34,17 +34,47 @@ public struct MDocVerifier: Sendable {
         return verify(response, sessionTranscript: sessionTranscript, options: options)
     }
 
-    /// Verifies an already parsed DeviceResponse.
+    /// Verifies an already parsed DeviceResponse with the status evidence in `options` (none: `mso.status` says
+    /// what is missing): ``prepare(_:sessionTranscript:options:)`` then ``finish(_:statusEvidence:)``.
     public func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions)
         -> VerificationReport
     {
+        finish(prepare(response, sessionTranscript: sessionTranscript, options: options), statusEvidence: options.statusEvidence)
+    }
+
+    /// The first half of one verification: each document's chain, digests, device key and issuer signature are
+    /// computed once, and the status references worth fetching are known (``PreparedResponse/statusReferences``).
+    /// Resolve those, then ``finish(_:statusEvidence:)``: nothing is computed twice.
+    public func prepare(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions)
+        -> PreparedResponse
+    {
         if let problem = Self.sessionTranscriptProblem(sessionTranscript) {
-            return .failure(.sessionTranscriptMalformed, problem)
+            return PreparedResponse(transcriptProblem: problem, contexts: [], statusReferences: [])
         }
-        let documents = response.documents.map {
-            verify(DocumentContext(document: $0, sessionTranscript: sessionTranscript, options: options, trust: trust))
+        var references = Set<StatusReferenceKey>()
+        let contexts = response.documents.map { document in
+            var context = DocumentContext(document: document, sessionTranscript: sessionTranscript, options: options, trust: trust)
+            let chain = CertificateChainCheck().evaluate(context)
+            let signature = IssuerSignatureCheck().evaluate(context)
+            context.settledChain = chain
+            context.settledIssuerSignature = signature
+            if case .passed = chain, case .passed = signature, let named = document.mobileSecurityObject.statusReferences {
+                references.formUnion(named.keys)
+            }
+            return context
         }
-        return VerificationReport(documents: documents)
+        return PreparedResponse(transcriptProblem: nil, contexts: contexts, statusReferences: references)
+    }
+
+    /// The second half: every check of every document, with the status evidence resolved for
+    /// ``PreparedResponse/statusReferences``.
+    public func finish(_ prepared: PreparedResponse, statusEvidence: [StatusReferenceKey: StatusEvidence]) -> VerificationReport {
+        if let problem = prepared.transcriptProblem { return .failure(.sessionTranscriptMalformed, problem) }
+        return VerificationReport(documents: prepared.contexts.map { context in
+            var context = context
+            context.options.statusEvidence = statusEvidence
+            return verify(context)
+        })
     }
 
     /// Why `bytes` is not a SessionTranscript (ISO 18013-5 §9.1.5.1: an array of DeviceEngagementBytes,
@@ -68,27 +98,8 @@ public struct MDocVerifier: Sendable {
         return nil
     }
 
-    /// The status references worth fetching: those of documents that are otherwise valid as issued: the document
-    /// signer chains to a trusted IACA, every certificate of the path is within its validity, the IACA may vouch for
-    /// the docType, and the signature over the MSO verifies. A reference in any other MSO is the sender's say-so (or
-    /// an issuer's that no longer counts), and fetching it would let a request make this service call a URI for a
-    /// document that fails anyway.
-    public func statusReferencesToResolve(_ response: DeviceResponse, options: VerificationOptions)
-        -> Set<StatusReferenceKey>
-    {
-        var keys = Set<StatusReferenceKey>()
-        for document in response.documents {
-            guard let references = document.mobileSecurityObject.statusReferences, !references.isEmpty else { continue }
-            let context = DocumentContext(document: document, sessionTranscript: [], options: options, trust: trust)
-            guard case .passed = CertificateChainCheck().evaluate(context),
-                  case .passed = IssuerSignatureCheck().evaluate(context) else { continue }
-            keys.formUnion(references.keys)
-        }
-        return keys
-    }
-
     func verify(_ context: DocumentContext) -> DocumentReport {
-        let results = Self.checks.map { $0.evaluate(context).result(for: $0.id) }
+        let results = Self.checks.map { (context.settled($0.id) ?? $0.evaluate(context)).result(for: $0.id) }
         let verified = !results.contains { $0.status == .failed }
         return DocumentReport(
             docType: context.document.docType,
@@ -110,9 +121,13 @@ public struct MDocVerifier: Sendable {
         func wanted(_ nameSpace: String, _ identifier: String) -> Bool {
             requested?.isRequested(docType: docType, nameSpace: nameSpace, identifier: identifier) ?? true
         }
+        // The digest results are in the same order as the items (DigestEvaluation walks them the same way).
+        var position = -1
         for (nameSpace, items) in context.document.issuerSigned.nameSpaces {
-            for item in items where wanted(nameSpace, item.elementIdentifier) {
-                let matched = context.digests.result(nameSpace: nameSpace, identifier: item.elementIdentifier) == .matched
+            for item in items {
+                position += 1
+                guard wanted(nameSpace, item.elementIdentifier) else { continue }
+                let matched = context.digests.result(at: position) == .matched
                 claims.append(Claim(nameSpace: nameSpace, identifier: item.elementIdentifier,
                                     value: ElementValue(item.elementValue), source: .issuerSigned,
                                     verified: documentVerified && matched))

@@ -1,0 +1,13 @@
+/// A DeviceResponse half verified by ``MDocVerifier/prepare(_:sessionTranscript:options:)``: what is known before
+/// revocation is looked up.
+public struct PreparedResponse: Sendable {
+    /// Why the SessionTranscript is unusable (the whole response then fails), or nil.
+    let transcriptProblem: String?
+    let contexts: [DocumentContext]
+    /// The status references worth fetching: those of documents that are otherwise valid as issued (the document
+    /// signer chains to a trusted IACA, every certificate of the path is within its validity, the IACA may vouch for
+    /// the docType, and the signature over the MSO verifies). A reference in any other MSO is the sender's say-so
+    /// (or an issuer's that no longer counts), and fetching it would let a request make this service call a URI for
+    /// a document that fails anyway.
+    public let statusReferences: Set<StatusReferenceKey>
+}
