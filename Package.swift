@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "ServerTLS", dependencies: ["COpenSSL"], swiftSettings: strict),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [
-            "ServerTLS",
+            "ServerTLS", "Encodings",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
         // A tiny server for the HTTP tests and the benchmark script.

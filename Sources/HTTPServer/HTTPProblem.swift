@@ -1,3 +1,4 @@
+import Encodings
 import HTTPTypes
 
 /// A problem document (RFC 9457, `application/problem+json`) with a stable machine-readable `code`.
@@ -27,13 +28,13 @@ public struct HTTPProblem: Sendable, Hashable {
         var out: [UInt8] = []
         out.reserveCapacity(96 + title.utf8.count + detail.utf8.count)
         out.append(contentsOf: "{\"type\":".utf8)
-        JSONString.append(type, to: &out)
+        JSONStringLiteral.append(type, to: &out)
         out.append(contentsOf: ",\"title\":".utf8)
-        JSONString.append(title, to: &out)
+        JSONStringLiteral.append(title, to: &out)
         out.append(contentsOf: ",\"status\":\(status),\"detail\":".utf8)
-        JSONString.append(detail, to: &out)
+        JSONStringLiteral.append(detail, to: &out)
         out.append(contentsOf: ",\"code\":".utf8)
-        JSONString.append(code, to: &out)
+        JSONStringLiteral.append(code, to: &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -88,28 +89,5 @@ public enum HTTPServerErrorKind: String, Sendable, Hashable, CaseIterable {
 extension String {
     fileprivate func replacingUnderscores() -> String {
         String(self.map { $0 == "_" ? "-" : $0 })
-    }
-}
-
-/// Minimal JSON string escaping (RFC 8259), without Foundation.
-enum JSONString {
-    static func append(_ s: String, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20, 0x7F:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0x0F)])
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

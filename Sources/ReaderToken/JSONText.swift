@@ -1,3 +1,4 @@
+import Encodings
 /// Minimal deterministic JSON writer for the fixed-shape JWT header and payload.
 enum JSONText {
     /// A JSON member value.
@@ -24,27 +25,8 @@ enum JSONText {
         return out
     }
 
-    /// Returns `value` as a JSON string literal (RFC 8259 §7). Non-ASCII is emitted as UTF-8.
+    /// `value` as a JSON string literal (RFC 8259 §7), by the project's one escaper.
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-        return out
+        JSONStringLiteral.quoted(value)
     }
 }

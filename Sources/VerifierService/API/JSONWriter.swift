@@ -139,34 +139,9 @@ struct JSONWriter {
         }
     }
 
-    /// `"text"` with the escapes JSON requires (quote, backslash, control characters, and DEL as `\u007f`).
+    /// `"text"` as JSON, by the project's one escaper (``JSONStringLiteral``).
     /// Runs of bytes that need no escape are copied in one piece.
     static func appendQuoted(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5c || byte == 0x7f {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                out.append(0x5c)
-                switch byte {
-                case 0x22: out.append(0x22)
-                case 0x5c: out.append(0x5c)
-                case 0x0a: out.append(UInt8(ascii: "n"))
-                case 0x0d: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    out.append(UInt8(ascii: "u"))
-                    out.append(0x30)
-                    out.append(0x30)
-                    out.append(hex.utf8Start[Int(byte >> 4)])
-                    out.append(hex.utf8Start[Int(byte & 0xf)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONStringLiteral.append(text, to: &out)
     }
 }
