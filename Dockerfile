@@ -22,20 +22,22 @@
 
 # --- build ---
 FROM swift:6.3-noble AS build
-# zlib for status lists (the CZlib system library target); OpenSSL for the HTTPS listener (COpenSSL).
+# zlib for status lists (the CZlib system library target); OpenSSL for the HTTPS listener (COpenSSL); libcurl for the
+# outbound fetcher (CCurl).
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zlib1g-dev libssl-dev \
-    pkg-config \
+    pkg-config libcurl4-openssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift Package.resolved ./
 COPY Sources ./Sources
+COPY Plugins ./Plugins
 COPY Tests ./Tests
 RUN swift build -c release --product verifierd --static-swift-stdlib \
  && cp "$(swift build -c release --show-bin-path)/verifierd" /verifierd
 
 # --- run ---
-# With --static-swift-stdlib, Foundation is linked in, but FoundationNetworking (URLSession: status lists, VICALs)
-# loads libcurl at run time; ca-certificates for its HTTPS; zlib1g inflates status lists; libssl3 serves HTTPS;
+# With --static-swift-stdlib, Foundation is linked in; the outbound fetcher (status lists, VICALs) links the system
+# libcurl; ca-certificates for its HTTPS; zlib1g inflates status lists; libssl3 serves HTTPS;
 # tzdata for dates in logs.
 FROM ubuntu:noble
 RUN apt-get update \

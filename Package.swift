@@ -165,9 +165,12 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
-        // The static files are the source; scripts/embed-assets.py embeds them as Assets/EmbeddedAssets.swift.
+        // The static files are the source; the EmbedAssets plugin embeds them at build time (EmbeddedAssets).
         exclude: ["Assets/openapi.json", "Assets/console.html", "Assets/console.js", "Assets/console.css"],
-        swiftSettings: strict),
+        swiftSettings: strict, plugins: ["EmbedAssets"]),
+        // Writes the Swift file the EmbedAssets plugin compiles in (a host tool, run at build time).
+        .executableTarget(name: "embed-assets", swiftSettings: strict),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore",

@@ -54,6 +54,53 @@ public enum JSONStringLiteral {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A JSON string's content (the bytes between its quotes) with its escapes resolved (RFC 8259 §7), surrogate
+    /// pairs joined; nil for an unknown or cut escape or invalid UTF-8. A lone surrogate is nil too, or U+FFFD with
+    /// `replacingLoneSurrogates` (for comparing names as other parsers see them).
+    public static func unescaped(_ content: ArraySlice<UInt8>, replacingLoneSurrogates: Bool = false) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(content.count)
+        var index = content.startIndex
+        func code(at position: Int) -> UInt32? {
+            guard position + 4 <= content.endIndex else { return nil }
+            var value: UInt32 = 0
+            for digit in content[position..<position + 4] {
+                guard let nibble = Hex.value(of: digit) else { return nil }
+                value = value << 4 | UInt32(nibble)
+            }
+            return value
+        }
+        while index < content.endIndex {
+            let byte = content[index]
+            index += 1
+            guard byte == 0x5C else { out.append(byte); continue }
+            guard index < content.endIndex else { return nil }
+            let escape = content[index]
+            index += 1
+            switch escape {
+            case 0x22, 0x5C, UInt8(ascii: "/"): out.append(escape)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var value = code(at: index) else { return nil }
+                index += 4
+                if (0xD800..<0xDC00).contains(value), index + 6 <= content.endIndex, content[index] == 0x5C,
+                   content[index + 1] == UInt8(ascii: "u"), let low = code(at: index + 2), (0xDC00..<0xE000).contains(low) {
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                }
+                guard let scalar = Unicode.Scalar(value) ?? (replacingLoneSurrogates ? "\u{FFFD}" : nil) else { return nil }
+                out.append(contentsOf: String(Character(scalar)).utf8)
+            default:
+                return nil
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
     static let hex: [UInt8] = Array("0123456789abcdef".utf8)
     static let lineSeparator: [UInt8] = Array("u2028".utf8)
     static let paragraphSeparator: [UInt8] = Array("u2029".utf8)

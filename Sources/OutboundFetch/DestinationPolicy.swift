@@ -19,9 +19,9 @@ public final class DestinationPolicy: Sendable {
     }
 
     /// The ports this service listens on: a fetch never connects to them at an address of this machine, allowlisted
-    /// or not.
+    /// or not. Port 0 (chosen when listening starts) is not a port yet and is left out.
     public func refuse(listeningPorts ports: some Sequence<Int>) {
-        listening.withLock { $0.formUnion(ports) }
+        listening.withLock { $0.formUnion(ports.filter { $0 > 0 }) }
     }
 
     public var listeningPorts: Set<Int> { listening.withLock { $0 } }

@@ -19,5 +19,13 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { reason }
+    /// The operator's sentence: what happened (`the fetch was refused: …`), then why.
+    public var description: String {
+        switch kind {
+        case .refused: "the fetch was refused: \(reason)"
+        case .tooLarge: reason
+        case .timedOut: "the fetch timed out: \(reason)"
+        case .failed: "the fetch failed: \(reason)"
+        }
+    }
 }

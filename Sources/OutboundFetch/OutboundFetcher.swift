@@ -30,16 +30,19 @@ public final class OutboundFetcher: Sendable {
         var current = url
         var previousScheme: String?
         var redirects = 0
+        /// A failure at this hop, naming the redirect that led there.
+        func failure(_ error: FetchError) -> Result<FetchResponse, FetchError> {
+            .failure(redirects == 0 ? error : FetchError(error.kind, "redirect \(redirects): \(error.reason)"))
+        }
         while true {
             let target: Target
             switch Self.target(current) {
             case .success(let parsed): target = parsed
-            case .failure(let error):
-                return .failure(redirects == 0 ? error : FetchError(error.kind, "redirect \(redirects): \(error.reason)"))
+            case .failure(let error): return failure(error)
             }
             if let reason = policy.refusal(scheme: target.scheme, host: target.host, port: target.port,
                                            previousScheme: previousScheme) {
-                return .failure(FetchError(.refused, redirects == 0 ? reason : "redirect \(redirects): \(reason)"))
+                return failure(FetchError(.refused, reason))
             }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
@@ -49,8 +52,7 @@ public final class OutboundFetcher: Sendable {
             switch CurlTransfer.get(current, urlHost: target.host, requestHeaders: headers, limits: limits,
                                     timeout: remaining, policy: policy) {
             case .success(let got): answer = got
-            case .failure(let error):
-                return .failure(redirects == 0 ? error : FetchError(error.kind, "redirect \(redirects): \(error.reason)"))
+            case .failure(let error): return failure(error)
             }
             if [301, 302, 303, 307, 308].contains(answer.status) {
                 guard let next = answer.redirectURL else {

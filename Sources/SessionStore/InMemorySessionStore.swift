@@ -45,19 +45,14 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func insert(_ record: SessionRecord, quota: SessionQuota, now: Date) throws(SessionStoreError) {
-        let maximum = maximumSessions
         try state.withLock { (state) throws(SessionStoreError) in
             sweepIfDue(&state, now: now)
-            if !fits(record, quota: quota, in: state) && now >= state.nextForcedSweep {
+            if refusal(of: record, quota: quota, in: state) != nil && now >= state.nextForcedSweep {
                 // Full: every expired session goes now (at most once a second, so a full store stays cheap).
                 state.nextForcedSweep = now.addingTimeInterval(1)
                 sweep(&state, now: now)
             }
-            guard state.live.count < maximum else { throw .full(maximum: maximum) }
-            let ofKind = state.liveByKind[record.kind, default: 0]
-            guard ofKind < quota.perKind else { throw .quotaExceeded(.kind, maximum: quota.perKind) }
-            let ofOwner = state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0]
-            guard ofOwner < quota.perOwner else { throw .quotaExceeded(.owner, maximum: quota.perOwner) }
+            if let refusal = refusal(of: record, quota: quota, in: state) { throw refusal }
             if let replaced = state.live.updateValue(record, forKey: record.id) { uncount(replaced, in: &state) }
             count(record, in: &state)
         }
@@ -123,10 +118,14 @@ public final class InMemorySessionStore: SessionStore {
         return expired.count
     }
 
-    /// Whether `record` fits the store's maximum and `quota` as the counts stand.
-    private func fits(_ record: SessionRecord, quota: SessionQuota, in state: State) -> Bool {
-        state.live.count < maximumSessions && state.liveByKind[record.kind, default: 0] < quota.perKind
-            && state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] < quota.perOwner
+    /// Why `record` does not fit the store's maximum or `quota` as the counts stand; nil when it fits.
+    private func refusal(of record: SessionRecord, quota: SessionQuota, in state: State) -> SessionStoreError? {
+        if state.live.count >= maximumSessions { return .full(maximum: maximumSessions) }
+        if state.liveByKind[record.kind, default: 0] >= quota.perKind { return .quotaExceeded(.kind, maximum: quota.perKind) }
+        if state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] >= quota.perOwner {
+            return .quotaExceeded(.owner, maximum: quota.perOwner)
+        }
+        return nil
     }
 
     private func count(_ record: SessionRecord, in state: inout State) {

@@ -47,12 +47,7 @@ public struct StatusListFetcher: StatusListFetching {
             response = try await fetcher.get(url.absoluteString, headers: ["Accept: application/statuslist+cwt"],
                                              limits: fetchLimits)
         } catch {
-            switch error.kind {
-            case .tooLarge: throw StatusListError("the list is larger than \(limits.maximumBytes) bytes")
-            case .timedOut: throw StatusListError("the fetch timed out: \(error.reason)")
-            case .refused: throw StatusListError("the fetch was refused: \(error.reason)")
-            case .failed: throw StatusListError("fetch failed: \(error.reason)")
-            }
+            throw StatusListError(error.description)
         }
         guard response.status == 200 else { throw StatusListError("the server answered \(response.status)") }
         return response.body

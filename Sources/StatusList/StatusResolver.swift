@@ -10,20 +10,8 @@ public struct StatusResolver: Sendable {
         self.cache = cache
     }
 
-    /// The references of every document in `response`.
-    public static func references(in response: DeviceResponse) -> Set<StatusReferenceKey> {
-        Set(response.documents.flatMap { $0.mobileSecurityObject.statusReferences?.keys ?? [] })
-    }
-
-    /// Evidence for every reference in `response`. Callers that verify untrusted input resolve only
-    /// `PreparedResponse.statusReferences` instead (see `evidence(for:trust:now:)` with a set).
-    public func evidence(for response: DeviceResponse, trust: TrustSnapshot, now: Date) async
-        -> [StatusReferenceKey: StatusEvidence]
-    {
-        await evidence(for: Self.references(in: response), trust: trust, now: now)
-    }
-
-    /// Evidence for each of `references`, fetched concurrently.
+    /// Evidence for each of `references`, fetched concurrently. Pass only the references of authentic MSOs
+    /// (`PreparedResponse.statusReferences`), never every URI a DeviceResponse names.
     public func evidence(for references: Set<StatusReferenceKey>, trust: TrustSnapshot, now: Date) async
         -> [StatusReferenceKey: StatusEvidence]
     {

@@ -34,11 +34,7 @@ public struct VICALFetcher: Sendable {
         do {
             response = try await fetcher.get(url.absoluteString, headers: headers, limits: limits)
         } catch {
-            switch error.kind {
-            case .tooLarge: throw Failure(description: "the list is larger than \(limits.maximumBodyBytes) bytes")
-            case .refused: throw Failure(description: "the fetch was refused: \(error.reason)")
-            case .timedOut, .failed: throw Failure(description: "fetch failed: \(error.reason)")
-            }
+            throw Failure(description: error.description)
         }
         switch response.status {
         case 304:

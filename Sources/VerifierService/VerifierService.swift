@@ -57,7 +57,7 @@ public final class VerifierService: Sendable {
         let status = configuration.status
         let outbound = OutboundFetcher(policy: DestinationPolicy(
             allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects))
-        outbound.policy.refuse(listeningPorts: [configuration.server.port, configuration.server.plainHealthPort].compactMap { $0 }.filter { $0 > 0 })
+        outbound.policy.refuse(listeningPorts: [configuration.server.port] + [configuration.server.plainHealthPort].compactMap { $0 })
         outboundFetcher = outbound
         let fetcher = statusFetcher ?? StatusListFetcher(limits: StatusFetchLimits(
             timeout: TimeInterval(status.fetchTimeoutSeconds), maximumBytes: status.maxListBytes,
@@ -129,7 +129,7 @@ public final class VerifierService: Sendable {
     /// Tells the outbound policy the ports this process listens on once they are known (a configured port 0 is
     /// chosen at start): no fetch may reach them, even through `outbound.allowedDestinations`.
     public func listening(on ports: [Int]) {
-        outboundFetcher.policy.refuse(listeningPorts: ports.filter { $0 > 0 })
+        outboundFetcher.policy.refuse(listeningPorts: ports)
     }
 
     /// A service on the configured store: with PostgreSQL, connects, migrates and reads the shared trust set

@@ -29,4 +29,26 @@ struct JSONStringLiteralTests {
         #expect(decoded == text)
         #expect(!bytes.contains { $0 < 0x20 }, "no raw control byte in the output")
     }
+
+    @Test func unescapingResolvesEveryEscapeAndJoinsSurrogatePairs() {
+        func unescaped(_ text: String, replacing: Bool = false) -> String? {
+            JSONStringLiteral.unescaped(ArraySlice(Array(text.utf8)), replacingLoneSurrogates: replacing)
+        }
+        #expect(unescaped(#"a\"b\\c\/d\b\f\n\r\t"#) == "a\"b\\c/d\u{8}\u{C}\n\r\t")
+        #expect(unescaped(#"\u00e9\u20AC\ud83d\ude00"#) == "é€😀")
+        #expect(unescaped("plain é") == "plain é")
+        // Refused: an unknown or cut escape, bad hex, a lone surrogate (unless replacing).
+        for bad in [#"\x"#, #"a\"#, #"\u12"#, #"\u12g4"#, #"\ud800"#, #"\udc00x"#] {
+            #expect(unescaped(bad) == nil, "\(bad)")
+        }
+        #expect(unescaped(#"\ud800"#, replacing: true) == "\u{FFFD}")
+        #expect(unescaped(#"\uD800"#, replacing: true) == unescaped(#"\ud800"#, replacing: true))
+    }
+
+    @Test func whatIsWrittenReadsBack() {
+        let text = "q\"b\\s/c\u{0}\u{1F}\n\t\u{7F}é😀\u{2028}"
+        var bytes: [UInt8] = []
+        JSONStringLiteral.append(text, to: &bytes)
+        #expect(JSONStringLiteral.unescaped(bytes.dropFirst().dropLast()) == text)
+    }
 }

@@ -41,6 +41,12 @@ struct StatusListCaseTests {
         StatusResolver(cache: StatusListCache(fetcher: fetcher ?? Self.fetcher(timeout: timeout), cacheSeconds: cacheSeconds))
     }
 
+    /// Every reference the response names, for the resolver and cache tests (the service resolves only those of
+    /// authentic MSOs: StatusFetchGateTests).
+    static func references(in response: DeviceResponse) -> Set<StatusReferenceKey> {
+        Set(response.documents.flatMap { $0.mobileSecurityObject.statusReferences?.keys ?? [] })
+    }
+
     static func file(_ json: JSONValue, _ key: String) throws -> [UInt8] {
         try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent(try #require(json[key]?.string)))
     }
@@ -55,10 +61,12 @@ struct StatusListCaseTests {
         let json = testCase.json
         let response = try DeviceResponse(bytes: try Self.file(json, "deviceResponse"))
         let trust = try Self.trust()
-        var options = VerificationOptions(verificationTime: Self.time)
-        options.statusEvidence = await Self.resolver().evidence(for: response, trust: trust, now: Self.time)
-        let report = MDocVerifier(trust: trust).verify(response, sessionTranscript: try Self.file(json, "sessionTranscript"),
-                                                       options: options)
+        // The service's path: prepare, resolve the references of the authentic MSOs, finish.
+        let verifier = MDocVerifier(trust: trust)
+        let prepared = verifier.prepare(response, sessionTranscript: try Self.file(json, "sessionTranscript"),
+                                        options: VerificationOptions(verificationTime: Self.time))
+        let evidence = await Self.resolver().evidence(for: prepared.statusReferences, trust: trust, now: Self.time)
+        let report = verifier.finish(prepared, statusEvidence: evidence)
         await server.stop()
         let status = try #require(report.documents.first?.check(.msoStatus))
         let expect = try #require(json["expect"])
@@ -74,12 +82,12 @@ struct StatusListCaseTests {
     @Test func oneFetchForManyVerificationsAndARefetchAfterTTL() async throws {
         let server = try StatusListServer()
         let valid = try #require(Self.cases.first { $0.json["name"]?.string == "status-valid" })
-        let response = try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse"))
+        let references = Self.references(in: try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse")))
         let trust = try Self.trust()
         let resolver = Self.resolver(cacheSeconds: 86_400)  // so the list's ttl (3600 s) decides
         let results = await withTaskGroup(of: StatusEvidence?.self) { group in
             for _ in 0..<200 {
-                group.addTask { await resolver.evidence(for: response, trust: trust, now: Self.time).values.first }
+                group.addTask { await resolver.evidence(for: references, trust: trust, now: Self.time).values.first }
             }
             var all: [StatusEvidence?] = []
             for await result in group { all.append(result) }
@@ -89,15 +97,15 @@ struct StatusListCaseTests {
         #expect(results.allSatisfy { $0?.finding == .status(0) })
         #expect(server.fetches("bits1") == 1)
         // Within ttl (3600 s): still cached.
-        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(3500))
+        _ = await resolver.evidence(for: references, trust: trust, now: Self.time.addingTimeInterval(3500))
         #expect(server.fetches("bits1") == 1)
         // Past ttl: fetched again.
-        _ = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(3601))
+        _ = await resolver.evidence(for: references, trust: trust, now: Self.time.addingTimeInterval(3601))
         #expect(server.fetches("bits1") == 2)
         // cacheSeconds caps a long ttl too.
         let short = Self.resolver(cacheSeconds: 60)
-        _ = await short.evidence(for: response, trust: trust, now: Self.time)
-        _ = await short.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(61))
+        _ = await short.evidence(for: references, trust: trust, now: Self.time)
+        _ = await short.evidence(for: references, trust: trust, now: Self.time.addingTimeInterval(61))
         #expect(server.fetches("bits1") == 4)
         let listed = await resolver.cache.snapshot()
         #expect(listed.contains { $0.key.uri.hasSuffix("/lists/bits1") })
@@ -108,17 +116,17 @@ struct StatusListCaseTests {
     @Test func staleListServesWithinGraceThenUnknown() async throws {
         let server = try StatusListServer()
         let valid = try #require(Self.cases.first { $0.json["name"]?.string == "status-valid" })
-        let response = try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse"))
+        let references = Self.references(in: try DeviceResponse(bytes: try Self.file(valid.json, "deviceResponse")))
         let trust = try Self.trust()
         let resolver = StatusResolver(cache: StatusListCache(
             fetcher: Self.fetcher(maximumBytes: 10 << 20),
             cacheSeconds: 60, staleGraceSeconds: 600))
-        #expect(await resolver.evidence(for: response, trust: trust, now: Self.time).values.first?.finding == .status(0))
+        #expect(await resolver.evidence(for: references, trust: trust, now: Self.time).values.first?.finding == .status(0))
         await server.stop()
-        let stale = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(120))
+        let stale = await resolver.evidence(for: references, trust: trust, now: Self.time.addingTimeInterval(120))
         #expect(stale.values.first?.finding == .status(0))
         #expect(stale.values.first?.source.hasPrefix("stale") == true)
-        let gone = await resolver.evidence(for: response, trust: trust, now: Self.time.addingTimeInterval(60 + 601))
+        let gone = await resolver.evidence(for: references, trust: trust, now: Self.time.addingTimeInterval(60 + 601))
         guard case .unknown = gone.values.first?.finding else {
             Issue.record("expected unknown past the grace period")
             return

@@ -1,3 +1,4 @@
+import Encodings
 /// A JSON object whose members are all scalars (strings, numbers, booleans, null), read in one pass over the
 /// request body without copying it. Request bodies of the verify endpoints have this shape; anything else (nested
 /// values, syntax errors, duplicate names, unusual escapes) makes the reader return nil and the caller falls back
@@ -48,60 +49,13 @@ struct FlatJSONObject {
         members.first { $0.name == name }?.value
     }
 
-    /// The text of a string value; nil for invalid UTF-8 or escapes this reader leaves to Foundation.
+    /// The text of a string value; nil for invalid UTF-8, a bad escape or a lone surrogate.
     func string(_ range: Range<Int>, escaped: Bool) -> String? {
         Self.text(body, range, escaped: escaped)
     }
 
     static func text(_ bytes: [UInt8], _ range: Range<Int>, escaped: Bool) -> String? {
-        guard escaped else { return String(validating: bytes[range], as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(range.count)
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let byte = bytes[index]
-            index += 1
-            guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
-                continue
-            }
-            guard index < range.upperBound else { return nil }
-            let escape = bytes[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0c)
-            case UInt8(ascii: "n"): out.append(0x0a)
-            case UInt8(ascii: "r"): out.append(0x0d)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                // Only code points outside the surrogate range; pairs are left to Foundation.
-                guard index + 4 <= range.upperBound, let code = hexValue(bytes[index..<index + 4]),
-                      !(0xD800...0xDFFF).contains(code), let scalar = Unicode.Scalar(code)
-                else { return nil }
-                index += 4
-                out.append(contentsOf: String(Character(scalar)).utf8)
-            default:
-                return nil
-            }
-        }
-        return String(validating: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
-        var value: UInt32 = 0
-        for digit in digits {
-            let nibble: UInt8
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(nibble)
-        }
-        return value
+        escaped ? JSONStringLiteral.unescaped(bytes[range]) : String(validating: bytes[range], as: UTF8.self)
     }
 
     /// Where the string starting at `start` ends (its closing quote), and whether it has escapes; nil end for a

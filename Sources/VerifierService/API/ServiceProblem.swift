@@ -29,6 +29,18 @@ struct ServiceProblem: Error, Sendable {
     static func invalidRequest(_ detail: String) -> ServiceProblem {
         ServiceProblem(.badRequest, "INVALID_REQUEST", detail)
     }
+
+    /// 401 `UNAUTHORIZED` with `WWW-Authenticate: Bearer` (admin, integrator and client tokens alike).
+    static func unauthorized(_ detail: String) -> ServiceProblem {
+        ServiceProblem(.unauthorized, "UNAUTHORIZED", detail).with(.wwwAuthenticate, "Bearer")
+    }
+
+    /// The same problem with one more header field (e.g. `Retry-After`).
+    func with(_ name: HTTPField.Name, _ value: String) -> ServiceProblem {
+        var problem = self
+        problem.headers[name] = value
+        return problem
+    }
 }
 
 extension HTTPServerResponse {

@@ -179,44 +179,8 @@ public enum JSONSyntaxScan {
         /// A name after unescaping (the scan has checked its escapes); a lone surrogate becomes U+FFFD.
         func text(_ name: Name) -> String {
             guard !name.plain else { return String(decoding: bytes[name.range], as: UTF8.self) }
-            var out: [UInt8] = []
-            out.reserveCapacity(name.range.count)
-            var index = name.range.lowerBound
-            func hex(_ at: Int) -> UInt32? {
-                guard at + 4 <= name.range.upperBound else { return nil }
-                var value: UInt32 = 0
-                for digit in bytes[at..<at + 4] {
-                    guard let nibble = Hex.value(of: digit) else { return nil }
-                    value = value << 4 | UInt32(nibble)
-                }
-                return value
-            }
-            while index < name.range.upperBound {
-                let byte = bytes[index]
-                index += 1
-                guard byte == UInt8(ascii: "\\"), index < name.range.upperBound else { out.append(byte); continue }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    guard var code = hex(index) else { out.append(escape); continue }
-                    index += 4
-                    if (0xD800..<0xDC00).contains(code), index + 6 <= name.range.upperBound,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                       let low = hex(index + 2), (0xDC00..<0xE000).contains(low) {
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        index += 6
-                    }
-                    out.append(contentsOf: String(Character(Unicode.Scalar(code) ?? "\u{FFFD}")).utf8)
-                default: out.append(escape)  // \" \\ \/
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
+            return JSONStringLiteral.unescaped(bytes[name.range], replacingLoneSurrogates: true)
+                ?? String(decoding: bytes[name.range], as: UTF8.self)
         }
 
         mutating func literal(_ word: String) throws(Failure) {

@@ -6,9 +6,7 @@ import WebPresentment
 /// (web sessions, proximity sessions, issued Apple nonces) gets an equal part, and each integrator a share of its
 /// kind's part (`integrators.maxSessionsPerIntegrator`, by default the part divided among the integrators). So
 /// nonces cannot crowd out web sessions, and one integrator cannot crowd out another.
-struct SessionAdmission: Sendable, Equatable {
-    /// The kinds that create records in this configuration.
-    let kinds: [String]
+struct SessionAdmission: Sendable {
     let quota: SessionQuota
 
     init(configuration: ServiceConfiguration, integratorCount: Int) {
@@ -16,7 +14,6 @@ struct SessionAdmission: Sendable, Equatable {
         if configuration.web != nil { kinds.append(WebSession.kind) }
         if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
         if configuration.apple?.requireIssuedNonce == true { kinds.append(VerifierService.appleNonceKind) }
-        self.kinds = kinds
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
         let perKind = max(1, maximum / max(1, kinds.count))
         let perIntegrator = configuration.integrators.maxSessionsPerIntegrator ?? max(1, perKind / max(1, integratorCount))

@@ -7,39 +7,33 @@ extension VerifierService {
                              _ handler: (HTTPServerRequest, Integrator) async throws(ServiceProblem) -> HTTPServerResponse) async
         -> HTTPServerResponse
     {
-        var name: String?
-        var response: HTTPServerResponse
-        do {
-            let integrator = try integratorAuthentication.authenticate(request)
-            name = integrator.name
-            response = try await handler(request, integrator)
-        } catch {
-            response = error.response
+        var integrator: Integrator?
+        let response = await respond(request) { request throws(ServiceProblem) in
+            integrator = try integratorAuthentication.authenticate(request)
+            return try await handler(request, integrator!)
         }
-        return annotated(response, integrator: name)
+        return annotated(response, integrator: integrator)
     }
 
     func respondNowAsIntegrator(_ request: HTTPServerRequest,
                                 _ handler: (HTTPServerRequest, Integrator) throws(ServiceProblem) -> HTTPServerResponse)
         -> HTTPServerResponse
     {
-        var name: String?
-        var response: HTTPServerResponse
-        do {
-            let integrator = try integratorAuthentication.authenticate(request)
-            name = integrator.name
-            response = try handler(request, integrator)
-        } catch {
-            response = error.response
+        var integrator: Integrator?
+        let response = respondNow(request) { request throws(ServiceProblem) in
+            integrator = try integratorAuthentication.authenticate(request)
+            return try handler(request, integrator!)
         }
-        return annotated(response, integrator: name)
+        return annotated(response, integrator: integrator)
     }
 
-    private func annotated(_ response: HTTPServerResponse, integrator: String?) -> HTTPServerResponse {
+    /// Names the integrator in the access log and the metrics; an unauthenticated request names no one (`-`): a
+    /// presented token is never logged, not even in part.
+    private func annotated(_ response: HTTPServerResponse, integrator: Integrator?) -> HTTPServerResponse {
         var response = response
-        // An unauthenticated request names no one: a presented token is never logged, not even in part.
-        response.logAnnotations["integrator"] = integrator ?? "-"
-        metrics.integratorRequest(integrator: integrator ?? "-", status: response.head.status.code)
+        let name = integrator?.name ?? "-"
+        response.logAnnotations["integrator"] = name
+        metrics.integratorRequest(integrator: name, status: response.head.status.code)
         return response
     }
 }

@@ -14,9 +14,7 @@ extension VerifierService {
             throw ServiceProblem(.notFound, "NOT_FOUND", "no route for \(request.path)")
         }
         guard let presented = Self.bearerToken(request), ConstantTime.equals(presented, expected) else {
-            var problem = ServiceProblem(.unauthorized, "UNAUTHORIZED", "a valid admin bearer token is required")
-            problem.headers[.wwwAuthenticate] = "Bearer"
-            throw problem
+            throw .unauthorized("a valid admin bearer token is required")
         }
         // With client certificates in force the certificate names the operator; the token alone names no one.
         if let certificate = request.clientCertificate, certificate.chainsToClientCA {

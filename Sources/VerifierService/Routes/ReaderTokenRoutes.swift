@@ -50,9 +50,7 @@ extension VerifierService {
             throw ServiceProblem(.serviceUnavailable, "READER_TOKENS_DISABLED", "readerTokens is not configured")
         }
         guard let presented = Self.bearerToken(request), ConstantTime.matchesAny(presented, readerTokens.clientTokens) else {
-            var problem = ServiceProblem(.unauthorized, "UNAUTHORIZED", "a valid client bearer token is required")
-            problem.headers[.wwwAuthenticate] = "Bearer"
-            throw problem
+            throw .unauthorized("a valid client bearer token is required")
         }
         let body = try RequestDecoding.decode(ReaderTokenRequest.self, from: request)
         let minted: MintedReaderToken

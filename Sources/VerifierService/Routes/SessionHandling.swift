@@ -10,28 +10,27 @@ extension VerifierService {
         do {
             try await sessionStore.insert(record.owned(by: integrator.name), quota: sessionAdmission.quota, now: now)
         } catch {
-            var problem: ServiceProblem
-            var event = "store_full"
+            let problem: ServiceProblem
+            let event: String
             switch error {
             case .full(let maximum):
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions are open; try again when some have been used or expired")
-                problem.headers[.retryAfter] = "5"
+                event = "store_full"
             case .quotaExceeded(.kind, let maximum):
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions of this kind (\(record.kind)) are open; try again when some have been used or expired")
-                problem.headers[.retryAfter] = "5"
+                event = "store_full"
             case .quotaExceeded(.owner, let maximum):
                 problem = ServiceProblem(.tooManyRequests, "INTEGRATOR_QUOTA_EXCEEDED",
                                          "this integrator holds its share of \(maximum) open \(record.kind) sessions; use or let some expire")
-                problem.headers[.retryAfter] = "5"
                 event = "quota_exceeded"
             case .unavailable(let reason):
-                problem = Self.storeUnavailable(reason)
-                event = "store_unavailable"
+                metrics.session(flow: record.kind, event: "store_unavailable")
+                throw Self.storeUnavailable(reason)
             }
             metrics.session(flow: record.kind, event: event)
-            throw problem
+            throw problem.with(.retryAfter, "5")
         }
     }
 
@@ -84,8 +83,6 @@ extension VerifierService {
 
     /// 503 `STORE_UNAVAILABLE` with `Retry-After`: the shared store (the database) cannot be reached now.
     static func storeUnavailable(_ reason: String) -> ServiceProblem {
-        var problem = ServiceProblem(.serviceUnavailable, "STORE_UNAVAILABLE", reason)
-        problem.headers[.retryAfter] = "2"
-        return problem
+        ServiceProblem(.serviceUnavailable, "STORE_UNAVAILABLE", reason).with(.retryAfter, "2")
     }
 }
