@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ServerTLS", targets: ["ServerTLS"]),
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
+        .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
         .library(name: "ReaderAuthentication", targets: ["ReaderAuthentication"]),
@@ -116,6 +117,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
+        // Strict JSON for requests and configuration: the in-place flat decoder, the known-fields rule, the syntax scan
+        // (duplicate names at any depth), the writer. No HTTP.
+        .target(name: "StrictJSON", dependencies: ["Encodings"], swiftSettings: strict),
         // Text encodings shared by the flows (base64url without padding, hex, PEM).
         .target(name: "Encodings", swiftSettings: strict),
         // HPKE recipient keys with their public key serialized once (the Apple and web flows).
@@ -158,7 +162,7 @@ let package = Package(
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
-            "OutboundFetch",
+            "OutboundFetch", "StrictJSON",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -173,7 +177,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -214,7 +218,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch",
+            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

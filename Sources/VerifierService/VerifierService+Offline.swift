@@ -4,6 +4,7 @@ import Foundation
 import MDoc
 import ReaderToken
 import StatusList
+import StrictJSON
 import WebPresentment
 
 /// Entry points for the operations CLI (no HTTP involved).
@@ -13,7 +14,7 @@ extension VerifierService {
     public func verifyAppleEnvelopeReport(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String,
                                           at time: Date) async -> (verified: Bool, text: String)
     {
-        let report = await verifyAppleAnswer(envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, at: time)
+        let report = await apple.verifyAnswer(envelope, nonce: nonce, identity: MerchantIdentity(merchantId: merchantId, teamId: teamId), at: time)
         return (report.verified, reportText(report))
     }
 
@@ -28,7 +29,7 @@ extension VerifierService {
         } catch {
             return reportText(.failure(error.code, error.detail))
         }
-        return reportText(await verifyWebAnswer(response, session: session, at: time))
+        return reportText(await web.verifyAnswer(response, session: session, at: time))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.
@@ -63,10 +64,10 @@ extension VerifierService {
     }
 
     /// The pkRHash of every configured merchant encryption key.
-    public var merchantKeyHashes: [[UInt8]] { merchantKeys.map(\.pkRHash) }
+    public var merchantKeyHashes: [[UInt8]] { apple.merchantKeys.map(\.pkRHash) }
 
     /// Mints one reader token now; nil when reader tokens are not configured.
     public func mintReaderToken(readerInstanceIdentifier: String) throws -> MintedReaderToken? {
-        try readerTokens?.minter.mint(readerInstanceIdentifier: readerInstanceIdentifier, now: now())
+        try readerTokens.readerTokens?.minter.mint(readerInstanceIdentifier: readerInstanceIdentifier, now: now())
     }
 }

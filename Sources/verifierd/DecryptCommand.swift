@@ -1,3 +1,4 @@
+import StrictJSON
 import AppleWallet
 import ArgumentParser
 import Encodings
@@ -50,19 +51,16 @@ struct DecryptCommand: AsyncParsableCommand {
         let data = try CLIInput.read(path)
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("{") {
-            // As the HTTP API reads it: a name twice (which of the two would count?) is refused.
-            if let duplicate = JSONSyntaxScan.duplicateName(in: Array(data)) {
-                throw ValidationError("\(path) has a duplicate field \"\(duplicate)\" (a name may appear only once in an object)")
-            }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any],
-                  let encrypted = object["encryptedData"] as? String else {
-                throw ValidationError("\(path) is JSON but not a /v1/apple/verify request (no \"encryptedData\")")
+            // Read exactly as POST /v1/apple/verify reads it: unknown and repeated fields are refused.
+            let request: AppleVerifyRequest
+            do {
+                request = try AppleVerifyRequest.decode(Array(data))
+            } catch {
+                throw ValidationError("\(path) is JSON but not a /v1/apple/verify request: \(error.detail)")
             }
             FileHandle.standardError.write(Data("verifierd decrypt: \(path) is a JSON request: using its encryptedData\((option == nil) ? " and nonce" : "")\n".utf8))
-            guard let bytes = Base64Input.decode(encrypted) else { throw ValidationError("\(path): encryptedData is not base64") }
-            guard let nonce = option ?? (object["nonce"] as? String) else {
-                throw ValidationError("\(path) has no nonce; pass --nonce")
-            }
+            guard let bytes = Base64Input.decode(request.encryptedData) else { throw ValidationError("\(path): encryptedData is not base64") }
+            let nonce = option ?? request.nonce
             return (bytes, try CLIInput.bytes(nonce, option: option == nil ? "the request's nonce" : "--nonce"))
         }
         guard let option else { throw ValidationError("--nonce is required unless --envelope is a JSON request with a nonce") }

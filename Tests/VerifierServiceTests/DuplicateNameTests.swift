@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+@testable import StrictJSON
 @testable import VerifierService
 
 /// A name repeated within one JSON object is refused wherever JSON comes in: parsers disagree on which of the two
@@ -89,11 +90,12 @@ struct DuplicateNameTests {
 
     // MARK: request bodies
 
-    struct Body: RequestBody, Equatable {
-        static let fields: Set<String> = ["encryptedData", "nonce", "other"]
+    struct Body: KnownFields, Equatable {
         let encryptedData: String
         let nonce: String
         let other: [String: [String: Bool]]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case encryptedData, nonce, other }
     }
 
     func decode(_ text: String) throws(ServiceProblem) -> Body {

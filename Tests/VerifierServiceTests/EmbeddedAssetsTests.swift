@@ -44,7 +44,7 @@ struct EmbeddedAssetsTests {
         var codes = Set<String>()
         let sources = Fixtures.repositoryRoot.appendingPathComponent("Sources/VerifierService")
         let problem = try NSRegularExpression(pattern: #"ServiceProblem\(\.\w+,\s*"([A-Z][A-Z_]+)""#)
-        let section = try NSRegularExpression(pattern: #"configured\(configuration\.\w+\??, "(\w+)"\)"#)
+        let section = try NSRegularExpression(pattern: #"configured\((?:\w+\.)*\w+\??, "(\w+)"\)"#)
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         for url in files where url.pathExtension == "swift" {
             let text = try String(contentsOf: url, encoding: .utf8)

@@ -2,6 +2,7 @@ import Encodings
 import Foundation
 import HTTPServer
 import Testing
+@testable import StrictJSON
 @testable import VerifierService
 
 /// The one-buffer writers of the request path (JSON, timestamps, base64) and the in-place request reader, each
@@ -56,12 +57,15 @@ struct ResponseWritingTests {
         #expect(JSON.object([("a", .int(1)), ("b", .array([.int(2), .int(3)]))]).text == #"{"a":1,"b":[2,3]}"#)
     }
 
-    struct Body: RequestBody, Equatable {
-        static let fields: Set<String> = ["encryptedData", "nonce", "merchantId", "flag", "extra", "other"]
+    struct Body: KnownFields, Equatable {
         let encryptedData: String
         let nonce: String
         let merchantId: String?
         let flag: Bool?
+        let extra: Double?
+        let other: [String: [Int]]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case encryptedData, nonce, merchantId, flag, extra, other }
     }
 
     func decode(_ text: String) throws(ServiceProblem) -> Body {
@@ -87,7 +91,7 @@ struct ResponseWritingTests {
         // Nested values, surrogate pairs and numbers where a string is expected go to Foundation's decoder.
         let nested = #"{"encryptedData":"x","nonce":"y","other":{"a":[1,2]}}"#
         #expect(FlatJSONObject(Array(nested.utf8)) == nil)
-        #expect(try decode(nested) == Body(encryptedData: "x", nonce: "y", merchantId: nil, flag: nil))
+        #expect(try decode(nested) == Body(encryptedData: "x", nonce: "y", merchantId: nil, flag: nil, extra: nil, other: ["a": [1, 2]]))
         let pair = #"{"encryptedData":"\ud83d\ude42","nonce":"y"}"#
         #expect(try decode(pair).encryptedData == "🙂")
 

@@ -1,3 +1,4 @@
+import StrictJSON
 import Encodings
 import Foundation
 import MDoc

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import StrictJSON
 import Glibc
 #endif
 import Foundation

@@ -23,7 +23,7 @@ struct IntegratorAuthentication: Sendable {
 
     /// The integrator of this request, or 401 `UNAUTHORIZED` with `WWW-Authenticate: Bearer`.
     func authenticate(_ request: HTTPServerRequest) throws(ServiceProblem) -> Integrator {
-        guard let presented = VerifierService.bearerToken(request) else {
+        guard let presented = request.bearerToken else {
             if !requireToken && request.head.headerFields[.authorization] == nil {
                 return Integrator(name: ServiceConfiguration.Integrators.anonymous)
             }

@@ -13,7 +13,7 @@ struct SessionAdmission: Sendable {
         var kinds: [String] = []
         if configuration.web != nil { kinds.append(WebSession.kind) }
         if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
-        if configuration.apple?.requireIssuedNonce == true { kinds.append(VerifierService.appleNonceKind) }
+        if configuration.apple?.requireIssuedNonce == true { kinds.append(AppleNonces.kind) }
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
         let perKind = max(1, maximum / max(1, kinds.count))
         let perIntegrator = configuration.integrators.maxSessionsPerIntegrator ?? max(1, perKind / max(1, integratorCount))

@@ -4,7 +4,7 @@ import Encodings
 /// values, syntax errors, duplicate names, unusual escapes) makes the reader return nil and the caller falls back
 /// to ``JSONSyntaxScan`` (which refuses a duplicate name, at any depth) and Foundation's decoder, which then
 /// decide and explain. Names are compared as strings after unescaping, one by one: at most ``maxMembers``.
-struct FlatJSONObject {
+public struct FlatJSONObject {
     enum Value {
         /// A string's content between its quotes (escapes not yet resolved) and whether it has any.
         case string(Range<Int>, escaped: Bool)
@@ -19,7 +19,7 @@ struct FlatJSONObject {
     /// The most members read; a larger object is left to Foundation's decoder.
     static let maxMembers = 32
 
-    init?(_ body: [UInt8]) {
+    public init?(_ body: [UInt8]) {
         self.body = body
         var reader = Reader(bytes: body)
         guard reader.skipWhitespace(), reader.consume(UInt8(ascii: "{")), reader.skipWhitespace() else { return nil }

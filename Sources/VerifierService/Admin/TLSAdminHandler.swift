@@ -1,21 +1,26 @@
 import Foundation
 import HTTPServer
+import Logging
 import ServerTLS
+import StrictJSON
 
-/// Reloading the HTTPS certificate and key without a restart (admin route and SIGHUP).
-extension VerifierService {
-    /// The outcome of one reload attempt.
-    public enum TLSReloadOutcome: Sendable {
-        case reloaded(TLSContext)
-        case refused(TLSSetupError)
-        case notConfigured
-    }
+/// The outcome of one reload of the HTTPS certificate and key.
+public enum TLSReloadOutcome: Sendable {
+    case reloaded(TLSContext)
+    case refused(TLSSetupError)
+    case notConfigured
+}
+
+/// Reloading the HTTPS certificate and key without a restart: `POST /v1/admin/tls/reload` (admin group) and SIGHUP.
+struct TLSAdminHandler: Sendable {
+    let identity: TLSServerIdentity?
+    let logger: Logger
+    let metrics: ServiceMetrics
 
     /// Reads the certificate and key files again; new handshakes use the new pair, open connections keep theirs.
     /// A pair that does not load is refused with a log line and the one in force stays.
-    @discardableResult
-    public func reloadTLS(actor: String) -> TLSReloadOutcome {
-        guard let identity = tlsIdentity else { return .notConfigured }
+    func reload(actor: String) -> TLSReloadOutcome {
+        guard let identity else { return .notConfigured }
         do {
             let context = try identity.reload()
             logger.notice("tls certificate reloaded", metadata: [
@@ -33,9 +38,8 @@ extension VerifierService {
     }
 
     /// `POST /v1/admin/tls/reload`.
-    func reloadTLS(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
-        switch reloadTLS(actor: actor) {
+    func reload(_ request: HTTPServerRequest, by actor: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
+        switch reload(actor: actor.description) {
         case .reloaded(let context):
             return .json(.object([
                 ("serial", .string(context.certificateSerial)),

@@ -1,5 +1,5 @@
 /// A JSON document as decoded, keeping the difference between integers, floats, booleans and strings.
-enum RawJSON: Sendable, Decodable, Equatable {
+public enum RawJSON: Sendable, Decodable, Equatable {
     case string(String)
     case integer(Int64)
     case double(Double)
@@ -8,7 +8,7 @@ enum RawJSON: Sendable, Decodable, Equatable {
     case object([String: RawJSON])
     case null
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

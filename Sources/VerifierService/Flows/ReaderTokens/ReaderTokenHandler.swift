@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ReaderToken
+import StrictJSON
 
 /// The configured reader-token minter and the client tokens allowed to ask for tokens.
 struct ReaderTokenService: Sendable {
@@ -29,27 +30,34 @@ struct ReaderTokenService: Sendable {
     }
 }
 
-/// `POST /v1/reader-tokens`: an ES256 reader token for Apple's Verifier API.
-extension VerifierService {
-    struct ReaderTokenRequest: RequestBody {
-        static let fields: Set<String> = ["readerInstanceIdentifier"]
-        let readerInstanceIdentifier: String
-    }
+/// The body of `POST /v1/reader-tokens`.
+struct ReaderTokenRequest: KnownFields {
+    let readerInstanceIdentifier: String
 
-    func mintReaderToken(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    enum CodingKeys: String, CodingKey, CaseIterable { case readerInstanceIdentifier }
+}
+
+/// `POST /v1/reader-tokens`: an ES256 reader token for Apple's Verifier API, for a client that presents one of
+/// `readerTokens.clientTokens`.
+struct ReaderTokenHandler: Sendable {
+    let readerTokens: ReaderTokenService?
+    let metrics: ServiceMetrics
+    let now: @Sendable () -> Date
+
+    func mint(_ request: HTTPServerRequest, for _: Void) throws(ServiceProblem) -> HTTPServerResponse {
         do {
-            return try mintReaderTokenUnmetered(request)
+            return try mintUnmetered(request)
         } catch {
             metrics.readerToken(outcome: error.code)
             throw error
         }
     }
 
-    private func mintReaderTokenUnmetered(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
+    private func mintUnmetered(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
         guard let readerTokens else {
             throw ServiceProblem(.serviceUnavailable, "READER_TOKENS_DISABLED", "readerTokens is not configured")
         }
-        guard let presented = Self.bearerToken(request), ConstantTime.matchesAny(presented, readerTokens.clientTokens) else {
+        guard let presented = request.bearerToken, ConstantTime.matchesAny(presented, readerTokens.clientTokens) else {
             throw .unauthorized("a valid client bearer token is required")
         }
         let body = try RequestDecoding.decode(ReaderTokenRequest.self, from: request)

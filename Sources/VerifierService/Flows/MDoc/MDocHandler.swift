@@ -2,42 +2,45 @@ import Encodings
 import Foundation
 import HTTPServer
 import MDoc
+import StrictJSON
 
-/// `POST /v1/mdoc/verify`: the generic ISO 18013-5 path for flows other than Apple's.
-extension VerifierService {
-    struct MDocVerifyRequest: RequestBody {
-        static let fields: Set<String> = ["deviceResponse", "sessionTranscript", "readerPrivateKey", "verificationTime"]
-        let deviceResponse: String
-        let sessionTranscript: String
-        let readerPrivateKey: String?
-        let verificationTime: String?
-    }
+/// The body of `POST /v1/mdoc/verify`.
+struct MDocVerifyRequest: KnownFields {
+    let deviceResponse: String
+    let sessionTranscript: String
+    let readerPrivateKey: String?
+    let verificationTime: String?
 
-    func mdocVerify(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let started = ContinuousClock.now
+    enum CodingKeys: String, CodingKey, CaseIterable { case deviceResponse, sessionTranscript, readerPrivateKey, verificationTime }
+}
+
+/// `POST /v1/mdoc/verify`: the generic ISO 18013-5 path for flows other than those verifierd runs itself.
+struct MDocHandler: Sendable {
+    let verification: ResponseVerification
+    let clock: RequestClock
+
+    /// Top-level report member present only where the caller supplied the SessionTranscript (always `"caller"`);
+    /// the flows that build the transcript themselves leave it out.
+    static let sessionTranscriptSourceField = "sessionTranscriptSource"
+
+    func verify(_ request: HTTPServerRequest, for _: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
         let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
         let transcript = try RequestDecoding.base64(body.sessionTranscript, field: "sessionTranscript")
-        let time = try RequestDecoding.verificationTime(
-            body.verificationTime, allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let time = try clock.verificationTime(body.verificationTime)
         let readerKey = try body.readerPrivateKey.map { text throws(ServiceProblem) in try Self.readerKey(text) }
         // The transcript is the caller's: the device signature proves only that, and the report says so.
-        var options = verificationOptions(at: time, readerKey: readerKey)
+        var options = verification.options(at: time, readerKey: readerKey)
         options.sessionTranscriptSource = .caller
         let report: VerificationReport
         do {
             let parsed = try DeviceResponse(bytes: response)
-            report = await verify(parsed, sessionTranscript: transcript, options: options, trust: trustStore.snapshot)
+            report = await verification.verify(parsed, sessionTranscript: transcript, options: options)
         } catch {
             report = .failure(error.code, error.description)
         }
-        return try reportResponse(report, endpoint: "mdoc", started: started,
-                                  extra: [(Self.sessionTranscriptSourceField, .string(SessionTranscriptSource.caller.rawValue))])
+        return try .report(report, extra: [(Self.sessionTranscriptSourceField, .string(SessionTranscriptSource.caller.rawValue))])
     }
-
-    /// Top-level report member present only where the caller supplied the SessionTranscript (`POST /v1/mdoc/verify`,
-    /// always `"caller"`); the flows that build the transcript themselves (Apple, web, proximity) leave it out.
-    static let sessionTranscriptSourceField = "sessionTranscriptSource"
 
     /// `readerPrivateKey`: a PEM private key, or the raw scalar as hex or base64. `hex:` or `base64:` says which;
     /// without a prefix, text of only hex digits as long as a P-256, P-384 or P-521 scalar in hex (64, 96, 132

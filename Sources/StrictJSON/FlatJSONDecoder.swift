@@ -2,19 +2,21 @@
 /// not). It throws the same `DecodingError`s as Foundation's decoder for a missing field, a null and a wrong type;
 /// for anything it does not handle (numbers, nested types) it throws ``Unsupported`` and the caller uses
 /// Foundation's decoder instead.
-struct FlatJSONDecoder: Decoder {
-    struct Unsupported: Error {}
+public struct FlatJSONDecoder: Decoder {
+    public struct Unsupported: Error {}
 
     let object: FlatJSONObject
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    public var codingPath: [any CodingKey] { [] }
+    public var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    public init(object: FlatJSONObject) { self.object = object }
+
+    public func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(Container<Key>(object: object))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Unsupported() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Unsupported() }
+    public func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Unsupported() }
+    public func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Unsupported() }
 
     private struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let object: FlatJSONObject

@@ -2,11 +2,14 @@ import Foundation
 import HTTPServer
 import MDoc
 import StatusList
+import StrictJSON
 
-/// `GET /v1/admin/status-cache`: the cached status lists, their age and freshness (admin token).
-extension VerifierService {
-    func statusCache(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        _ = try authorizeAdmin(request)
+/// `GET /v1/admin/status-cache`: the cached status lists, their age and freshness. Admin group.
+struct StatusAdminHandler: Sendable {
+    let statusResolver: StatusResolver
+    let now: @Sendable () -> Date
+
+    func statusCache(_ request: HTTPServerRequest, by _: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let entries = await statusResolver.cache.snapshot()
         let now = now()
         let lists: [JSON] = entries.map { entry in

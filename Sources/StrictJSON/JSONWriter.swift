@@ -3,20 +3,20 @@ import Foundation
 
 /// Compact JSON written straight into one byte buffer: the single serializer behind ``JSON`` values, reports,
 /// and log lines. Commas are placed by the writer; callers only say what comes next.
-struct JSONWriter {
-    private(set) var bytes: [UInt8]
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8]
     /// Whether the next value or key follows a sibling (and so needs a comma).
     private var needsComma = false
 
-    init(capacity: Int = 256) {
+    public init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// A container's opening bracket: a value in its parent's list, and the start of an empty list of its own.
     private mutating func open(_ bracket: UInt8) {
@@ -32,20 +32,20 @@ struct JSONWriter {
     }
 
     /// An object member's key; its value follows.
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         separate()
         Self.appendQuoted(name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         separate()
         Self.appendQuoted(value, into: &bytes)
         needsComma = true
     }
 
-    mutating func int(_ value: Int64) {
+    public mutating func int(_ value: Int64) {
         separate()
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
@@ -57,26 +57,26 @@ struct JSONWriter {
     }
 
     /// A finite number as Swift prints it (shortest round-trip form); not-finite values become `null`.
-    mutating func double(_ value: Double) {
+    public mutating func double(_ value: Double) {
         separate()
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
         needsComma = true
     }
 
-    mutating func null() {
+    public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
     /// Standard, padded base64 of `data` as a JSON string.
-    mutating func base64(_ data: some Collection<UInt8>) {
+    public mutating func base64(_ data: some Collection<UInt8>) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         Base64Output.append(data, into: &bytes)
@@ -85,7 +85,7 @@ struct JSONWriter {
     }
 
     /// An RFC 3339 UTC timestamp as a JSON string.
-    mutating func timestamp(_ date: Date, milliseconds: Bool = false) {
+    public mutating func timestamp(_ date: Date, milliseconds: Bool = false) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         RFC3339Timestamp.append(date, milliseconds: milliseconds, into: &bytes)
@@ -94,7 +94,7 @@ struct JSONWriter {
     }
 
     /// A whole ``JSON`` value.
-    mutating func value(_ value: JSON) {
+    public mutating func value(_ value: JSON) {
         switch value {
         case .string(let s): string(s)
         case .int(let n): int(n)
@@ -141,7 +141,7 @@ struct JSONWriter {
 
     /// `"text"` as JSON, by the project's one escaper (``JSONStringLiteral``).
     /// Runs of bytes that need no escape are copied in one piece.
-    static func appendQuoted(_ text: String, into out: inout [UInt8]) {
+    public static func appendQuoted(_ text: String, into out: inout [UInt8]) {
         JSONStringLiteral.append(text, to: &out)
     }
 }

@@ -2,35 +2,43 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import TrustLists
+import StrictJSON
 import TrustStore
 
-/// VICAL sources for operations: import (or dry-run) a list by hand, and see each source's list in force.
-extension VerifierService {
+/// VICAL sources for operations: import (or dry-run) a list by hand, and see each source's list in force. Admin group.
+struct VICALAdminHandler: Sendable {
+    let trust: TrustStoreManager
+    /// The certificate each source's signer must chain to, by source name.
+    let signers: [String: VICALSignerAnchor]
+    let verifier: VICALVerifier
+    let scheduled: [ServiceConfiguration.VICALSource]
+    let refresher: VICALRefresher
+    let clock: RequestClock
+
     /// `POST /v1/admin/vicals/{source}`: the body is the VICAL. It is verified against the source's signer anchor
     /// at the service clock (or `?at=`, only with `verification.allowVerificationTimeOverride`), checked against the
     /// list in force (no rollback), then replaces the source's anchors in one step; `?dryRun=true` answers the
     /// same diff and writes nothing.
-    func importVICAL(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
+    func importVICAL(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let source = request.pathParameters["source"] ?? ""
-        guard let anchor = vicalSigners[source] else {
+        guard let anchor = signers[source] else {
             throw ServiceProblem(.badRequest, "VICAL_SOURCE_NOT_CONFIGURED",
                                  "no signer anchor is configured for source \"\(source)\" (trust.vicalSigners)")
         }
         let dryRun = request.query("dryRun") == "true"
-        let time = try RequestDecoding.verificationTime(
-            request.query("at"), allowed: configuration.verification.allowVerificationTimeOverride, now: now())
+        let time = try clock.verificationTime(request.query("at"))
         let verified: VerifiedVICAL
         do {
-            verified = try vicalVerifier.verify(request.body, source: source, signerAnchor: anchor, at: time)
+            verified = try verifier.verify(request.body, source: source, signerAnchor: anchor, at: time)
         } catch {
             throw ServiceProblem(.unprocessableContent, error.code.rawValue, error.detail)
         }
         let result: VICALImportResult
         do {
-            result = try await trustStore.importVICAL(verified, dryRun: dryRun, now: now(), actor: actor, requestID: request.requestID)
+            result = try await trust.importVICAL(verified, dryRun: dryRun, now: clock.now(), actor: actor.description,
+                                                 requestID: request.requestID)
         } catch {
-            throw Self.problem(error)
+            throw ServiceProblem(error)
         }
         return .json(Self.importJSON(result))
     }
@@ -57,31 +65,30 @@ extension VerifierService {
     }
 
     /// `GET /v1/admin/vicals`: every source with a signer or a schedule, and the list in force for each.
-    func listVICALSources(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
-        _ = try authorizeAdmin(request)
-        let snapshot = trustStore.snapshot
-        let time = now()
-        let names = Set(vicalSigners.keys).union(configuration.trust.vicalSources.map(\.name)).union(snapshot.lists.keys).sorted()
-        let sources = names.map { vicalSourceJSON($0, snapshot: snapshot, time: time) }
+    func listSources(_ request: HTTPServerRequest, by _: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
+        let snapshot = trust.snapshot
+        let time = clock.now()
+        let names = Set(signers.keys).union(scheduled.map(\.name)).union(snapshot.lists.keys).sorted()
+        let sources = names.map { sourceJSON($0, snapshot: snapshot, time: time) }
         return .json(.object([("sources", .array(sources))]))
     }
 
-    func vicalSourceJSON(_ name: String, snapshot: TrustSnapshot, time: Date) -> JSON {
-        let scheduled = configuration.trust.vicalSources.first { $0.name == name }
+    func sourceJSON(_ name: String, snapshot: TrustSnapshot, time: Date) -> JSON {
+        let scheduled = scheduled.first { $0.name == name }
         let list = snapshot.lists[name]
         var members: [(String, JSON)] = [
             ("name", .string(name)),
-            ("configured", .bool(vicalSigners[name] != nil)),
-            ("url", Self.optional(scheduled?.url.absoluteString)),
+            ("configured", .bool(signers[name] != nil)),
+            ("url", JSON.nullable(scheduled?.url.absoluteString)),
             ("refreshHours", scheduled.map { JSON.double($0.refreshHours) } ?? .null),
-            ("signerAnchor", Self.optional(vicalSigners[name]?.subject)),
+            ("signerAnchor", JSON.nullable(signers[name]?.subject)),
         ]
         if let list {
             let inForce: [(String, JSON)] = [
                 ("issueID", list.issueID.map { JSON.int(Int64(truncatingIfNeeded: $0)) } ?? .null),
                 ("provider", .string(list.provider)),
                 ("date", .string(ReportJSON.timestamp(list.date))),
-                ("nextUpdate", Self.optional(list.nextUpdate.map(ReportJSON.timestamp))),
+                ("nextUpdate", JSON.nullable(list.nextUpdate.map(ReportJSON.timestamp))),
                 ("importedAt", .string(ReportJSON.timestamp(list.importedAt))),
                 ("anchorCount", .int(Int64(list.anchorCount))),
                 ("sha256", .string(list.sha256)),
@@ -92,11 +99,11 @@ extension VerifierService {
         } else {
             members += [("inForce", .null), ("ageSeconds", .null), ("nextUpdateMarginSeconds", .null)]
         }
-        if let last = vicalRefresher.lastOutcome(name) {
+        if let last = refresher.lastOutcome(name) {
             let refresh: [(String, JSON)] = [
                 ("at", .string(ReportJSON.timestamp(last.at))),
                 ("outcome", .string(last.outcome)),
-                ("detail", Self.optional(last.detail)),
+                ("detail", JSON.nullable(last.detail)),
             ]
             members.append(("lastRefresh", .object(refresh)))
         } else {

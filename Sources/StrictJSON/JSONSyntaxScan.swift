@@ -17,7 +17,7 @@ public enum JSONSyntaxScan {
 
     /// The byte offset and reason of the first error (a duplicate name included), or nil when the text is one
     /// JSON value.
-    static func firstError(_ bytes: [UInt8]) -> (offset: Int, reason: String)? {
+    public static func firstError(_ bytes: [UInt8]) -> (offset: Int, reason: String)? {
         check(bytes).map { ($0.offset, $0.reason) }
     }
 
@@ -28,7 +28,7 @@ public enum JSONSyntaxScan {
     }
 
     /// The first failure: a syntax error, or a duplicate name (with ``Failure/duplicate``).
-    static func check(_ bytes: [UInt8]) -> Failure? {
+    public static func check(_ bytes: [UInt8]) -> Failure? {
         var scan = Scanner(bytes: bytes)
         do throws(Failure) {
             scan.skipSpace()
@@ -41,11 +41,11 @@ public enum JSONSyntaxScan {
         }
     }
 
-    struct Failure: Error {
-        let offset: Int
-        let reason: String
+    public struct Failure: Error {
+        public let offset: Int
+        public let reason: String
         /// For a name that appears twice in one object: its path (names joined by dots, array positions in brackets).
-        var duplicate: String? = nil
+        public var duplicate: String? = nil
     }
 
     /// A member name: the range between its quotes, and whether it is plain (ASCII, no escapes) so that two

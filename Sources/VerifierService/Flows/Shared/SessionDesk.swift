@@ -1,14 +1,19 @@
 import Foundation
 import SessionStore
 
-/// Storing and taking one-time sessions, with the same answers for every flow.
-extension VerifierService {
+/// Storing and taking one-time records (sessions, issued nonces), with the same answers for every flow.
+struct SessionDesk: Sendable {
+    let store: any SessionStore
+    let quota: SessionQuota
+    let metrics: ServiceMetrics
+    let now: @Sendable () -> Date
+
     /// Stores a new session owned by `integrator`, within its kind's and the integrator's share of the capacity
     /// (``SessionAdmission``): an integrator over its share is 429 `INTEGRATOR_QUOTA_EXCEEDED`, a kind or a store
     /// that is full is 503 `SESSION_STORE_FULL`, both with `Retry-After`.
-    func storeSession(_ record: SessionRecord, for integrator: Integrator, now: Date) async throws(ServiceProblem) {
+    func store(_ record: SessionRecord, for integrator: Integrator, now: Date) async throws(ServiceProblem) {
         do {
-            try await sessionStore.insert(record.owned(by: integrator.name), quota: sessionAdmission.quota, now: now)
+            try await store.insert(record.owned(by: integrator.name), quota: quota, now: now)
         } catch {
             let problem: ServiceProblem
             let event: String
@@ -32,11 +37,12 @@ extension VerifierService {
             metrics.session(flow: record.kind, event: event)
             throw problem.with(.retryAfter, "5")
         }
+        metrics.session(flow: record.kind, event: "created")
     }
 
     /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
     /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`. Another integrator's session is 404 and stays usable by its owner.
-    func takeSession<Session: StoredSession>(_ id: String, as type: Session.Type, for integrator: Integrator)
+    func take<Session: StoredSession>(_ id: String, as type: Session.Type, for integrator: Integrator)
         async throws(ServiceProblem) -> Session
     {
         let refusals = TakeRefusals(
@@ -63,7 +69,7 @@ extension VerifierService {
     func takeRecord(_ id: String, kind: String, owner: Integrator, refusals: TakeRefusals) async throws(ServiceProblem)
         -> SessionRecord
     {
-        switch await sessionStore.take(id: id, kind: kind, owner: owner.name, now: now()) {
+        switch await store.take(id: id, kind: kind, owner: owner.name, now: now()) {
         case .taken(let record):
             metrics.session(flow: kind, event: "taken")
             return record

@@ -3,36 +3,17 @@ import Encodings
 import Foundation
 import HTTPServer
 import HTTPTypes
+import StrictJSON
 import TrustStore
 
-/// The trusted-IACA directory for operations: list, add, replace, remove, reload. Bearer admin token required.
-extension VerifierService {
-    /// Checks the admin token in constant time and returns the caller's identity for the audit log
-    /// (a short hash of the token, never the token).
-    func authorizeAdmin(_ request: HTTPServerRequest) throws(ServiceProblem) -> String {
-        guard let expected = configuration.admin.token else {
-            throw ServiceProblem(.notFound, "NOT_FOUND", "no route for \(request.path)")
-        }
-        guard let presented = Self.bearerToken(request), ConstantTime.equals(presented, expected) else {
-            throw .unauthorized("a valid admin bearer token is required")
-        }
-        // With client certificates in force the certificate names the operator; the token alone names no one.
-        if let certificate = request.clientCertificate, certificate.chainsToClientCA {
-            return "client-certificate:" + certificate.subject
-        }
-        return "admin-token:" + SHA256.hash(data: Array(expected.utf8)).prefix(4).hexString
-    }
+/// The trusted-IACA directory for operations: list, add, replace, remove, reload, and the last changes. Admin group.
+struct TrustAdminHandler: Sendable {
+    let trust: TrustStoreManager
+    let expiringWindowDays: Int
+    let now: @Sendable () -> Date
 
-    static func bearerToken(_ request: HTTPServerRequest) -> String? {
-        guard let value = request.head.headerFields[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
-    }
-
-    func listAnchors(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
-        _ = try authorizeAdmin(request)
-        return anchorsResponse(trustStore.snapshot)
+    func listAnchors(_ request: HTTPServerRequest, by _: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
+        anchorsResponse(trust.snapshot)
     }
 
     func anchorsResponse(_ snapshot: TrustSnapshot, status: HTTPResponse.Status = .ok) -> HTTPServerResponse {
@@ -42,59 +23,54 @@ extension VerifierService {
 
     /// POST: adds manual anchors (PEM/DER body, `?docType=a,b` to scope them; or a JSON body, see
     /// ``validatedAnchors(_:)``).
-    func addAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
+    func addAnchors(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let anchors = try validatedAnchors(request)
         do {
-            let snapshot = try await trustStore.add(anchors, actor: actor, requestID: request.requestID)
+            let snapshot = try await trust.add(anchors, actor: actor.description, requestID: request.requestID)
             let added = Set(anchors.map(\.sha256))
             let entries = snapshot.anchors.filter { added.contains($0.sha256) && $0.metadata.source == TrustAnchorMetadata.manualSource }
             return .json(.object([("version", .int(Int64(snapshot.version))), ("anchors", .array(entries.map(anchorJSON)))]),
                          status: .created)
         } catch {
-            throw Self.problem(error)
+            throw ServiceProblem(error)
         }
     }
 
     /// PUT: replaces the manual anchors (VICAL anchors stay); `?allowEmpty=true` to trust none.
-    func replaceAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
+    func replaceAnchors(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let allowEmpty = request.query("allowEmpty") == "true"
         let anchors = try validatedAnchors(request, allowNone: allowEmpty)
         do {
-            return anchorsResponse(try await trustStore.replaceManual(with: anchors, allowEmpty: allowEmpty, actor: actor,
+            return anchorsResponse(try await trust.replaceManual(with: anchors, allowEmpty: allowEmpty, actor: actor.description,
                                                                 requestID: request.requestID))
         } catch {
-            throw Self.problem(error)
+            throw ServiceProblem(error)
         }
     }
 
     /// DELETE: distrusts a certificate (every source); refused when it is the last one unless `?allowEmpty=true`.
-    func removeAnchor(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
+    func removeAnchor(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let fingerprint = request.pathParameters["sha256"] ?? ""
         do {
-            _ = try await trustStore.remove(sha256: fingerprint, allowEmpty: request.query("allowEmpty") == "true",
-                                      actor: actor, requestID: request.requestID)
+            _ = try await trust.remove(sha256: fingerprint, allowEmpty: request.query("allowEmpty") == "true",
+                                      actor: actor.description, requestID: request.requestID)
             return HTTPServerResponse(status: .noContent)
         } catch {
-            throw Self.problem(error)
+            throw ServiceProblem(error)
         }
     }
 
-    func reloadAnchors(_ request: HTTPServerRequest) async throws(ServiceProblem) -> HTTPServerResponse {
-        let actor = try authorizeAdmin(request)
+    func reloadAnchors(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         do {
-            return anchorsResponse(try await trustStore.reload(actor: actor, requestID: request.requestID))
+            return anchorsResponse(try await trust.reload(actor: actor.description, requestID: request.requestID))
         } catch {
             throw ServiceProblem(.unprocessableContent, error.code, "the directory holds an unusable set, which was not loaded: \(error)")
         }
     }
 
     /// The last trust changes, newest first (for the console; the log has them all).
-    func trustChanges(_ request: HTTPServerRequest) throws(ServiceProblem) -> HTTPServerResponse {
-        _ = try authorizeAdmin(request)
-        let changes = trustStore.recentChanges.map { change -> JSON in
+    func trustChanges(_ request: HTTPServerRequest, by _: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
+        let changes = trust.recentChanges.map { change -> JSON in
             .object([
                 ("at", .string(ReportJSON.timestamp(change.at))), ("actor", .string(change.actor)),
                 ("action", .string(change.action)), ("requestId", change.requestID.map { .string($0) } ?? .null),
@@ -108,14 +84,13 @@ extension VerifierService {
     /// A JSON body for POST and PUT
     /// `{"anchors": [{"certificate": "PEM or base64 DER", "docTypes": ["org.iso.18013.5.1.mDL"]}]}` (docTypes
     /// optional: any), or PEM/DER certificates scoped by `?docType=a,b`. Each is validated as an IACA.
-    struct AnchorsBody: RequestBody {
-        static let fields: Set<String> = ["anchors"]
+    struct AnchorsBody: KnownFields {
+        enum CodingKeys: String, CodingKey, CaseIterable { case anchors }
         struct Entry: KnownFields {
-            static let fields = Set(CodingKeys.allCases.map(\.rawValue))
             let certificate: String
             let docTypes: [String]?
 
-            private enum CodingKeys: String, CodingKey, CaseIterable { case certificate, docTypes }
+            enum CodingKeys: String, CodingKey, CaseIterable { case certificate, docTypes }
 
             init(from decoder: any Decoder) throws {
                 try Self.refuseUnknownFields(decoder)
@@ -152,7 +127,7 @@ extension VerifierService {
             }
         }
         if groups.allSatisfy({ $0.certificates.isEmpty }) {
-            guard allowNone else { throw Self.problem(.invalid("no certificate in the request")) }
+            guard allowNone else { throw ServiceProblem(.invalid("no certificate in the request")) }
             return []
         }
         var anchors: [TrustAnchor] = []
@@ -163,7 +138,7 @@ extension VerifierService {
             }
             try TrustStoreManager.requireDistinct(anchors)
         } catch {
-            throw Self.problem(error)
+            throw ServiceProblem(error)
         }
         return anchors
     }
@@ -178,23 +153,9 @@ extension VerifierService {
         return trimmed
     }
 
-    static func problem(_ error: TrustChangeError) -> ServiceProblem {
-        switch error {
-        case .invalid(let reason): return ServiceProblem(.badRequest, "INVALID_IACA", reason)
-        case .unparsable(let reason): return ServiceProblem(.badRequest, "IACA_UNPARSABLE", reason)
-        case .duplicate: return ServiceProblem(.badRequest, "IACA_DUPLICATE", error.description)
-        case .alreadyPresent: return ServiceProblem(.conflict, "IACA_ALREADY_TRUSTED", error.description)
-        case .wouldBeEmpty: return ServiceProblem(.conflict, "TRUST_SET_WOULD_BE_EMPTY", error.description)
-        case .vical(let vical): return ServiceProblem(.unprocessableContent, vical.code.rawValue, vical.detail)
-        case .notFound: return ServiceProblem(.notFound, "IACA_NOT_FOUND", error.description)
-        case .storage: return ServiceProblem(.internalServerError, "TRUST_STORAGE_FAILED", error.description)
-        case .unavailable(let reason): return storeUnavailable(reason)
-        }
-    }
-
     func anchorJSON(_ anchor: TrustAnchor) -> JSON {
         let time = now()
-        let window = TimeInterval(configuration.trust.expiringWindowDays) * 86_400
+        let window = TimeInterval(expiringWindowDays) * 86_400
         let status = !anchor.isValid(at: time) ? "expired" : (anchor.notAfter.timeIntervalSince(time) <= window ? "expiring" : "valid")
         let days = (anchor.notAfter.timeIntervalSince(time) / 86_400 * 10).rounded() / 10
         let metadata = anchor.metadata
@@ -203,24 +164,22 @@ extension VerifierService {
         var members: [(String, JSON)] = [
             ("sha256", .string(anchor.sha256)),
             ("subject", .string(anchor.subject)),
-            ("country", Self.optional(anchor.country)),
-            ("subjectKeyIdentifier", Self.optional(anchor.subjectKeyIdentifier?.hexString)),
+            ("country", JSON.nullable(anchor.country)),
+            ("subjectKeyIdentifier", JSON.nullable(anchor.subjectKeyIdentifier?.hexString)),
             ("notBefore", .string(ReportJSON.timestamp(anchor.notBefore))),
             ("notAfter", .string(ReportJSON.timestamp(anchor.notAfter))),
         ]
         members += [
             ("status", .string(status)),
             ("daysToExpiry", .double(days)),
-            ("file", Self.optional(anchor.file)),
+            ("file", JSON.nullable(anchor.file)),
             ("source", .string(metadata.source)),
             ("docTypes", docTypes),
-            ("issuingAuthority", Self.optional(metadata.issuingAuthority)),
-            ("issuingCountry", Self.optional(metadata.issuingCountry)),
-            ("stateOrProvince", Self.optional(metadata.stateOrProvince)),
+            ("issuingAuthority", JSON.nullable(metadata.issuingAuthority)),
+            ("issuingCountry", JSON.nullable(metadata.issuingCountry)),
+            ("stateOrProvince", JSON.nullable(metadata.stateOrProvince)),
             ("vicalIssueID", issueID),
         ]
         return .object(members)
     }
-
-    static func optional(_ text: String?) -> JSON { text.map { JSON.string($0) } ?? .null }
 }

@@ -1,0 +1,24 @@
+import HTTPServer
+import MDoc
+import StrictJSON
+
+extension HTTPServerResponse {
+    /// 200 with claims, or 422 with the checks; response-level input problems (nothing to verify) are 400.
+    /// `extra` members are appended to the report object (e.g. the proximity `reply`). The outcome code goes into
+    /// the request's single access-log line (never claims or details), where the route's meter reads it.
+    static func report(_ report: VerificationReport, extra: [(String, JSON?)] = []) throws(ServiceProblem) -> HTTPServerResponse {
+        let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
+        if let code = report.failureCode, report.documents.isEmpty,
+           [.envelopeMalformed, .envelopeUnsupported, .nonceInvalid, .sessionTranscriptMalformed,
+            .sessionDataMalformed].contains(code)
+        {
+            var problem = ServiceProblem(.badRequest, code.rawValue, report.failureDetail ?? code.rawValue)
+            problem.logAnnotations = ["outcome": outcome]
+            throw problem
+        }
+        var response = HTTPServerResponse.json(ReportJSON.bytes(report, includeClaims: true, extra: extra),
+                                               status: report.verified ? .ok : .unprocessableContent)
+        response.logAnnotations = ["outcome": outcome]
+        return response
+    }
+}
