@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
+        .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
         .library(name: "ReaderAuthentication", targets: ["ReaderAuthentication"]),
@@ -117,6 +118,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
+        // Trust management for operations: the trust set in force (TrustStoreManager: snapshots, serialized writes,
+        // change records), and scheduled VICAL refreshes. Beside TrustStore (anchors) and TrustLists (VICALs). No HTTP.
+        .target(name: "TrustManagement", dependencies: [
+            "TrustStore", "TrustLists", "Encodings",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         // Strict JSON for requests and configuration: the in-place flat decoder, the known-fields rule, the syntax scan
         // (duplicate names at any depth), the writer. No HTTP.
         .target(name: "StrictJSON", dependencies: ["Encodings"], swiftSettings: strict),
@@ -162,7 +169,7 @@ let package = Package(
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
-            "OutboundFetch", "StrictJSON",
+            "OutboundFetch", "StrictJSON", "TrustManagement",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -177,7 +184,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON", "TrustManagement",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -218,7 +225,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
-            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON",
+            "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON", "TrustManagement",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -9,6 +9,7 @@ import ServerTLS
 import SessionStore
 import StatusList
 import TrustLists
+import TrustManagement
 import TrustStore
 import ReaderAuthentication
 import WebPresentment
@@ -28,9 +29,6 @@ public final class VerifierService: Sendable {
     public let store: ServiceStore
     /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
     public let tlsIdentity: TLSServerIdentity?
-    /// The certificate each VICAL source's signer must chain to, by source name.
-    let vicalSigners: [String: VICALSignerAnchor]
-    let vicalVerifier: VICALVerifier
     /// Scheduled fetches of `trust.vicalSources`.
     public let vicalRefresher: VICALRefresher
     let logger: Logger
@@ -91,14 +89,16 @@ public final class VerifierService: Sendable {
         self.store = opened
         let store = opened
         trustStore = store.trust
-        vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
-        vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
-        vicalRefresher = VICALRefresher(sources: configuration.trust.vicalSources,
-                                        fetcher: VICALFetcher(fetcher: outbound, limits: FetchLimits(
-                                            totalTimeout: 20, connectTimeout: TimeInterval(configuration.outbound.connectTimeoutSeconds),
-                                            idleTimeout: TimeInterval(configuration.outbound.idleTimeoutSeconds),
-                                            maximumBodyBytes: VICALLimits.default.maximumBytes)),
-                                        retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds))
+        let vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
+        let vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
+        vicalRefresher = VICALRefresher(
+            sources: configuration.trust.vicalSources,
+            fetcher: VICALFetcher(fetcher: outbound, limits: FetchLimits(
+                totalTimeout: 20, connectTimeout: TimeInterval(configuration.outbound.connectTimeoutSeconds),
+                idleTimeout: TimeInterval(configuration.outbound.idleTimeoutSeconds), maximumBodyBytes: VICALLimits.default.maximumBytes)),
+            retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds), trust: store.trust, signers: vicalSigners,
+            verifier: vicalVerifier, now: now, logger: logger,
+            onOutcome: { [metrics] source, outcome in metrics.vicalRefresh(source: source, outcome: outcome) })
         let readerTokenService = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
             try ReaderTokenService(configuration: tokens)
         }

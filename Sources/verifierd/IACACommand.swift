@@ -3,6 +3,7 @@ import Encodings
 import Foundation
 import MDoc
 import TrustLists
+import TrustManagement
 import TrustStore
 import VerifierService
 

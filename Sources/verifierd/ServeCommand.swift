@@ -72,7 +72,7 @@ struct Serve: AsyncParsableCommand {
             service.reloadTLS(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
-        let refresh = Task { await service.vicalRefresher.run(service: service) }
+        let refresh = Task { await service.vicalRefresher.run() }
         let follow = Task { await service.store.followSharedTrust(logger: logger) }
         let sweep = Task { await Self.sweepSessions(service) }
         var listening: Logger.Metadata = [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TrustManagement
 import TrustStore
 import VerifierService
 

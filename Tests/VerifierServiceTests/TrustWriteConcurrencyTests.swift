@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TestSupport
 import TrustStore
+@testable import TrustManagement
 @testable import VerifierService
 
 /// Trust-directory writers in several processes, and layouts whose changes arrive through symlinks.

@@ -4,6 +4,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 import TestSupport
+@testable import TrustManagement
 @testable import VerifierService
 
 /// VICAL import over the admin API, docType scopes, and the scheduled refresh from a loopback server.
@@ -181,20 +182,20 @@ struct VICALAdminTests {
         let source = try #require(harness.service.configuration.trust.vicalSources.first)
         let refresher = harness.service.vicalRefresher
 
-        #expect(await refresher.refresh(source, service: harness.service).outcome == "imported")
+        #expect(await refresher.refresh(source).outcome == "imported")
         let version = harness.service.trustStore.snapshot.version
         #expect(harness.service.trustStore.snapshot.anchors.count == 4)
         // Second fetch: the server sees the ETag and answers 304; nothing is written.
-        #expect(await refresher.refresh(source, service: harness.service).outcome == "not-modified")
+        #expect(await refresher.refresh(source).outcome == "not-modified")
         #expect(list.state.requests.withLock { $0 }.last??.isEmpty == false)
         #expect(harness.service.trustStore.snapshot.version == version)
 
         // A new issue is imported; then a corrupted download is refused, the list in force stays, /readyz says so.
         list.state.body.withLock { $0 = Array(try! Self.vical("test-vical-11.cbor")) }
-        #expect(await refresher.refresh(source, service: harness.service).outcome == "imported")
+        #expect(await refresher.refresh(source).outcome == "imported")
         let imported = harness.service.trustStore.snapshot
         list.state.body.withLock { $0[$0.count - 2] ^= 0x01 }
-        let failed = await refresher.refresh(source, service: harness.service)
+        let failed = await refresher.refresh(source)
         #expect(failed.outcome == "refused")
         #expect(harness.service.trustStore.snapshot.version == imported.version)
         let ready = try await harness.request("GET", "/readyz")
@@ -207,7 +208,7 @@ struct VICALAdminTests {
         #expect(harness.logs.all.contains { $0.contains("VICAL refresh failed") })
         // An unreachable server is a fetch failure, not a crash, and the list stays.
         await list.server.shutdown()
-        #expect(await refresher.refresh(source, service: harness.service).outcome == "fetch-failed")
+        #expect(await refresher.refresh(source).outcome == "fetch-failed")
         #expect(harness.service.trustStore.snapshot.version == imported.version)
         await harness.stop()
     }
@@ -221,7 +222,7 @@ struct VICALAdminTests {
                                        allowed: [other.port])
         defer { Task { await harness.stop(); await list.server.shutdown(); await other.server.shutdown() } }
         let source = try #require(harness.service.configuration.trust.vicalSources.first)
-        #expect(await harness.service.vicalRefresher.refresh(source, service: harness.service).outcome == "fetch-failed")
+        #expect(await harness.service.vicalRefresher.refresh(source).outcome == "fetch-failed")
         #expect(list.state.requests.withLock { $0 }.isEmpty, "the refused destination saw no request")
         #expect(harness.service.trustStore.snapshot.anchors.count == 1)
         await harness.stop()
@@ -236,7 +237,7 @@ struct VICALAdminTests {
         let harness = try Self.harness(sources: [["name": "test", "url": "http://127.0.0.1:\(list.port)/vical.cbor", "refreshHours": 24]],
                                        allowed: [list.port], retrySeconds: 1)
         defer { Task { await harness.stop(); await list.server.shutdown() } }
-        let running = Task { await harness.service.vicalRefresher.run(service: harness.service) }
+        let running = Task { await harness.service.vicalRefresher.run() }
         defer { running.cancel() }
         var requests = 0
         for _ in 0..<100 where requests < 1 {

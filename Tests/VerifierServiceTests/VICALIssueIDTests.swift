@@ -132,13 +132,13 @@ struct VICALIssueIDTests {
         defer { Task { await harness.stop(); await list.server.shutdown() } }
         let source = try #require(harness.service.configuration.trust.vicalSources.first)
         let refresher = harness.service.vicalRefresher
-        let first = await refresher.refresh(source, service: harness.service)
+        let first = await refresher.refresh(source)
         #expect(first.outcome == "imported", "\(first.detail ?? "")")
         let version = harness.service.trustStore.snapshot.version
 
         let unnumbered = Array(try Self.resigned("test-vical-11.cbor", issueID: nil))
         list.state.body.withLock { $0 = unnumbered }
-        let refused = await refresher.refresh(source, service: harness.service)
+        let refused = await refresher.refresh(source)
         #expect(refused.outcome == "refused")
         #expect(refused.detail?.contains("no vicalIssueID") == true, "\(refused.detail ?? "")")
         #expect(harness.service.trustStore.snapshot.version == version)
@@ -146,7 +146,7 @@ struct VICALIssueIDTests {
 
         let six = Array(try Self.resigned("test-vical-11.cbor", issueID: 6))
         list.state.body.withLock { $0 = six }
-        #expect(await refresher.refresh(source, service: harness.service).outcome == "imported")
+        #expect(await refresher.refresh(source).outcome == "imported")
         #expect(harness.service.trustStore.snapshot.lists["test"]?.issueID == 6)
         await harness.stop()
     }

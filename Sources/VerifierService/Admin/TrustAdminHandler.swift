@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import StrictJSON
+import TrustManagement
 import TrustStore
 
 /// The trusted-IACA directory for operations: list, add, replace, remove, reload, and the last changes. Admin group.

@@ -1,4 +1,5 @@
 import TrustLists
+import TrustManagement
 import TrustStore
 
 extension ServiceProblem {

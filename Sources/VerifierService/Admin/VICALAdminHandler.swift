@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
-import TrustLists
 import StrictJSON
+import TrustLists
+import TrustManagement
 import TrustStore
 
 /// VICAL sources for operations: import (or dry-run) a list by hand, and see each source's list in force. Admin group.

@@ -1,12 +1,13 @@
 #if canImport(Glibc)
-import StrictJSON
 import Glibc
 #endif
 import Foundation
-import OutboundFetch
 import MDoc
+import OutboundFetch
 import ReaderAuthentication
 import ServerTLS
+import StrictJSON
+import TrustManagement
 import TrustStore
 import WebPresentment
 

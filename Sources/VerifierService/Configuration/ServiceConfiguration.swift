@@ -1,4 +1,5 @@
 import Foundation
+import TrustManagement
 import OutboundFetch
 import MDoc
 import ReaderAuthentication
@@ -75,16 +76,7 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// A VICAL fetched on a schedule (`trust.vicalSources`).
-    public struct VICALSource: Sendable {
-        public var name: String
-        public var url: URL
-        public var refreshHours: Double
-
-        /// Lowercase letters, digits and dashes, 1 to 32 characters.
-        public static func isValidName(_ name: String) -> Bool {
-            (1...32).contains(name.count) && name.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
-        }
-    }
+    public typealias VICALSource = TrustManagement.VICALSource
 
     public struct Verification: Sendable {
         public var clockSkewSeconds = 300

@@ -4,6 +4,7 @@ import HTTPTypes
 import ServerTLS
 import StrictJSON
 import TrustLists
+import TrustManagement
 
 /// `/healthz`, `/readyz` and `/metrics`, on the main listener and on the plain health port.
 struct HealthHandler: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresStore
 import SessionStore
+import TrustManagement
 import TrustStore
 
 /// Where the service keeps what outlives a request: one-time sessions and nonces, and the trust set.

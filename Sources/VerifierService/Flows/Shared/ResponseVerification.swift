@@ -1,6 +1,7 @@
 import Foundation
 import MDoc
 import StatusList
+import TrustManagement
 import TrustStore
 
 /// Verifies a DeviceResponse the way every flow does: options from the configuration, the trust set in force,

@@ -21,17 +21,34 @@ public final class VICALRefresher: Sendable {
         var lastModified: String?
     }
 
-    let sources: [ServiceConfiguration.VICALSource]
+    public let sources: [VICALSource]
     private let fetcher: VICALFetcher
     /// The first retry after a failure (doubling per further failure, capped at the source's interval).
     let retrySeconds: TimeInterval
+    private let trust: TrustStoreManager
+    /// The certificate each source's signer must chain to, by source name.
+    private let signers: [String: VICALSignerAnchor]
+    private let verifier: VICALVerifier
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    /// Told each outcome (for metrics).
+    private let onOutcome: @Sendable (_ source: String, _ outcome: String) -> Void
     private let validators = Mutex<[String: Validators]>([:])
     private let outcomes = Mutex<[String: Outcome]>([:])
 
-    init(sources: [ServiceConfiguration.VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60) {
+    public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: TrustStoreManager,
+                signers: [String: VICALSignerAnchor], verifier: VICALVerifier, now: @escaping @Sendable () -> Date,
+                logger: Logger, onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })
+    {
         self.sources = sources
         self.fetcher = fetcher
         self.retrySeconds = retrySeconds
+        self.trust = trust
+        self.signers = signers
+        self.verifier = verifier
+        self.now = now
+        self.logger = logger
+        self.onOutcome = onOutcome
     }
 
     /// The last refresh of `source`, if any.
@@ -40,50 +57,50 @@ public final class VICALRefresher: Sendable {
     /// Fetches `source` once and imports it when it changed. Never throws: the outcome is recorded, logged and
     /// counted.
     @discardableResult
-    public func refresh(_ source: ServiceConfiguration.VICALSource, service: VerifierService) async -> Outcome {
+    public func refresh(_ source: VICALSource) async -> Outcome {
         let known = validators.withLock { $0[source.name] } ?? Validators()
         let outcome: Outcome
         do throws(VICALFetcher.Failure) {
             switch try await fetcher.fetch(source.url, etag: known.etag, lastModified: known.lastModified) {
             case .notModified:
-                outcome = Outcome(at: service.now(), outcome: "not-modified", detail: nil)
+                outcome = Outcome(at: now(), outcome: "not-modified", detail: nil)
             case .fetched(let body, let etag, let lastModified):
-                outcome = await importFetched(body, source: source, service: service)
+                outcome = await importFetched(body, source: source)
                 if !outcome.failed {
                     validators.withLock { $0[source.name] = Validators(etag: etag, lastModified: lastModified) }
                 }
             }
         } catch {
-            outcome = Outcome(at: service.now(), outcome: "fetch-failed", detail: error.description)
+            outcome = Outcome(at: now(), outcome: "fetch-failed", detail: error.description)
         }
         outcomes.withLock { $0[source.name] = outcome }
-        service.metrics.vicalRefresh(source: source.name, outcome: outcome.outcome)
+        onOutcome(source.name, outcome.outcome)
         var metadata: Logger.Metadata = ["source": "\(source.name)", "outcome": "\(outcome.outcome)"]
         if let detail = outcome.detail { metadata["detail"] = "\(detail)" }
         if outcome.failed {
-            service.logger.error("VICAL refresh failed; the list in force stays", metadata: metadata)
+            logger.error("VICAL refresh failed; the list in force stays", metadata: metadata)
         } else {
-            service.logger.info("VICAL refreshed", metadata: metadata)
+            logger.info("VICAL refreshed", metadata: metadata)
         }
         return outcome
     }
 
-    private func importFetched(_ body: [UInt8], source: ServiceConfiguration.VICALSource, service: VerifierService) async -> Outcome {
-        let time = service.now()
-        guard let anchor = service.vicalSigners[source.name] else {
+    private func importFetched(_ body: [UInt8], source: VICALSource) async -> Outcome {
+        let time = now()
+        guard let anchor = signers[source.name] else {
             return Outcome(at: time, outcome: "refused", detail: "no signer anchor is configured")
         }
         let verified: VerifiedVICAL
         do {
-            verified = try service.vicalVerifier.verify(body, source: source.name, signerAnchor: anchor, at: time)
+            verified = try verifier.verify(body, source: source.name, signerAnchor: anchor, at: time)
         } catch {
             return Outcome(at: time, outcome: "refused", detail: error.description)
         }
-        if service.trustStore.snapshot.lists[source.name]?.sha256 == verified.sha256 {
+        if trust.snapshot.lists[source.name]?.sha256 == verified.sha256 {
             return Outcome(at: time, outcome: "unchanged", detail: nil)
         }
         do {
-            let result = try await service.trustStore.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
+            let result = try await trust.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
             return Outcome(at: time, outcome: "imported",
                            detail: "\(result.diff.added.count) added, \(result.diff.removed.count) removed")
         } catch {
@@ -93,17 +110,17 @@ public final class VICALRefresher: Sendable {
 
     /// Refreshes every source now and then on its schedule, until the task is cancelled. After a failure the next
     /// try comes sooner (``RefreshSchedule``), not a whole interval later.
-    public func run(service: VerifierService) async {
+    public func run() async {
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
                     let schedule = RefreshSchedule(intervalSeconds: source.refreshHours * 3600, retrySeconds: self.retrySeconds)
                     var failures = 0
                     while !Task.isCancelled {
-                        failures = await self.refresh(source, service: service).failed ? failures + 1 : 0
+                        failures = await self.refresh(source).failed ? failures + 1 : 0
                         let delay = schedule.delay(consecutiveFailures: failures, jitter: Double.random(in: 0..<1))
                         if failures > 0 {
-                            service.logger.info("VICAL refresh retry scheduled", metadata: [
+                            self.logger.info("VICAL refresh retry scheduled", metadata: [
                                 "source": "\(source.name)", "failures": "\(failures)", "retrySeconds": "\(Int(delay))"])
                         }
                         try? await Task.sleep(for: .seconds(delay))
