@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
+        .library(name: "CertificationPath", targets: ["CertificationPath"]),
         .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
@@ -59,13 +60,13 @@ let package = Package(
         // ISO/IEC 18013-5 data model and verification engine.
         // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
         .target(name: "TrustLists", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch",
+            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch", "CertificationPath",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE", "TrustStore", "Encodings",
+            "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -81,7 +82,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
         .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch",
+            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
@@ -124,6 +125,13 @@ let package = Package(
             "TrustStore", "TrustLists", "Encodings",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // One certification-path builder with a rule set per use (document signer under an IACA, VICAL signer,
+        // status-list signer, reader authentication): paths found by names, rules before signatures. No HTTP.
+        .target(name: "CertificationPath", dependencies: [
+            "TrustStore", "Encodings",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
         // Strict JSON for requests and configuration: the in-place flat decoder, the known-fields rule, the syntax scan
         // (duplicate names at any depth), the writer. No HTTP.
         .target(name: "StrictJSON", dependencies: ["Encodings"], swiftSettings: strict),
@@ -144,7 +152,7 @@ let package = Package(
         // The reader's side of a request: signed DeviceRequests (readerAuth, readerAuthAll) and the reader key and
         // certificate chain that sign them. Shared by the web and proximity flows. No HTTP.
         .target(name: "ReaderAuthentication", dependencies: [
-            "CBOR", "MDoc", "Encodings",
+            "CBOR", "MDoc", "Encodings", "CertificationPath",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -212,6 +220,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
+        .testTarget(name: "CertificationPathTests", dependencies: [
+            "CertificationPath", "TestSupport",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [
             "PostgresStore", "SessionStore", "TrustStore", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

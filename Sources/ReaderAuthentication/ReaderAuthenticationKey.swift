@@ -1,4 +1,5 @@
 import CBOR
+import CertificationPath
 import Crypto
 import Encodings
 import Foundation
@@ -84,20 +85,23 @@ public struct ReaderAuthenticationKey: Sendable {
         guard leafKey.rawRepresentation == key.publicKey.rawRepresentation else {
             throw Problem(part: .signingKey, description: "does not match the reader certificate (the first in the chain)")
         }
-        let usages = (try? leaf.extensions.extendedKeyUsage) ?? nil
-        guard let usages, usages.contains(ExtendedKeyUsage.Usage(oid: Self.readerEKU)) else {
+        // The configured chain must lead, in the order given, from the reader certificate to its last certificate
+        // (trusted as configured), under the reader rule set.
+        let builder = CertificationPathBuilder(anchors: PinnedAnchors([chain[chain.count - 1]], name: "last certificate of the chain"),
+                                               rules: Self.rules)
+        switch builder.build(leaf: leaf, others: Array(chain.dropFirst())) {
+        case .success(let built) where built.path + [built.anchor] == chain:
+            break
+        case .success:
             throw Problem(part: .certificateChain,
-                          description: "the reader certificate lacks the mdoc reader extended key usage 1.0.18013.5.1.6")
-        }
-        for index in chain.indices.dropLast() {
-            let subject = chain[index], issuer = chain[index + 1]
-            guard subject.issuer == issuer.subject,
-                  issuer.publicKey.isValidSignature(subject.signature, for: subject)
-            else {
-                throw Problem(part: .certificateChain,
-                              description: "certificate \(index + 1) is not issued by certificate \(index + 2): the order "
-                                  + "must be reader certificate first, then each issuer")
-            }
+                          description: "each certificate must be issued by the next: the order must be reader certificate "
+                              + "first, then each issuer")
+        case .failure(let problem) where problem.kind == .untrusted:
+            throw Problem(part: .certificateChain,
+                          description: "a certificate is not issued by the next one (\(problem.detail)): the order must be "
+                              + "reader certificate first, then each issuer")
+        case .failure(let problem):
+            throw Problem(part: .certificateChain, description: problem.detail)
         }
         let last = chain[chain.count - 1]
         let endsWithRoot = chain.count > 1 && last.subject == last.issuer
@@ -125,4 +129,11 @@ public struct ReaderAuthenticationKey: Sendable {
         let chainValue: CBOR = x5chain.count == 1 ? .bytes(x5chain[0]) : .array(x5chain.map { .bytes($0) })
         return [.bytes(protected), .map([.init(33, chainValue)]), nil, .bytes(Array(signature))]
     }
+
+    /// The reader rule set: the mdoc reader extended key usage on the reader certificate, RFC 5280 CA constraints on
+    /// every issuer.
+    static let rules: [any PathRule] = [
+        LeafExtendedKeyUsage(readerEKU, name: "mdoc reader"),
+        CertificateAuthorityConstraints(keyUsageRequired: false),
+    ]
 }

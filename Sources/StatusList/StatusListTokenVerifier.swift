@@ -1,4 +1,5 @@
 import CBOR
+import CertificationPath
 import COSE
 import Crypto
 import Foundation
@@ -65,7 +66,6 @@ public struct StatusListTokenVerifier: Sendable {
         }
         let signer: Certificate
         do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: x5chain certificate 0 does not parse as an X.509 certificate (\(DERProblem.phrase(error)))") }
-        try Self.checkSignerProfile(signer, now: now)
         guard let key = COSEPublicKey(certificate: signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
         do { try sign1.verify(using: key) } catch { throw StatusListError("signature: \(error)") }
         let signerTrust = try Self.signerTrust(signer, certificate: certificate, trust: trust, now: now)
@@ -134,17 +134,15 @@ public struct StatusListTokenVerifier: Sendable {
         return value
     }
 
-    /// keyUsage digitalSignature, not a CA, valid now.
-    static func checkSignerProfile(_ signer: Certificate, now: Date) throws(StatusListError) {
-        guard case .success(let usage?) = Result(catching: { try signer.extensions.keyUsage }), usage.digitalSignature else {
-            throw StatusListError("the signer certificate lacks keyUsage digitalSignature")
-        }
-        if case .success(.isCertificateAuthority) = Result(catching: { try signer.extensions.basicConstraints }) {
-            throw StatusListError("the signer certificate is a CA certificate")
-        }
-        guard signer.notValidBefore <= now, now <= signer.notValidAfter else {
-            throw StatusListError("the signer certificate is not valid at the verification time")
-        }
+    /// The status-list signer rule set: directly under its issuer (no intermediate), keyUsage digitalSignature, not a
+    /// CA, valid now; an IACA it chains to must be valid now too (the MSO's own certificate is judged with the MSO).
+    static func rules(now: Date, anchorValidity: Bool) -> [any PathRule] {
+        [
+            MaximumIntermediateCAs(0, profile: "a status-list signer"),
+            LeafSigningKeyUsage(required: true),
+            LeafIsNotCA(),
+            ValidAtTime(now, includingAnchor: anchorValidity),
+        ]
     }
 
     /// The signer is issued by the MSO's certificate when it names one, else directly by a trusted IACA.
@@ -152,16 +150,25 @@ public struct StatusListTokenVerifier: Sendable {
         throws(StatusListError) -> StatusEvidence.SignerTrust
     {
         if let certificate {
-            guard let issuer = try? Certificate(derEncoded: certificate),
-                  issuer.publicKey.isValidSignature(signer.signature, for: signer)
-            else { throw StatusListError("the signer is not issued by the certificate the MSO names") }
-            return .msoCertificate
+            guard let issuer = try? Certificate(derEncoded: certificate) else {
+                throw StatusListError("the signer is not issued by the certificate the MSO names")
+            }
+            let builder = CertificationPathBuilder(anchors: PinnedAnchors([issuer], name: "certificate the MSO names"),
+                                                   rules: rules(now: now, anchorValidity: false))
+            switch builder.build(leaf: signer, others: []) {
+            case .success(let path) where !path.path.isEmpty: return .msoCertificate
+            case .success: throw StatusListError("the signer is the MSO's certificate itself, not issued by it")
+            case .failure(let problem) where problem.kind == .untrusted:
+                throw StatusListError("the signer is not issued by the certificate the MSO names")
+            case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")
+            }
         }
-        let aki = ((try? signer.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
-        for anchor in trust.candidateIssuers(authorityKeyIdentifier: aki, issuer: signer.issuer)
-        where anchor.isValid(at: now) && anchor.certificate.publicKey.isValidSignature(signer.signature, for: signer) {
-            return .anchor(sha256: anchor.sha256)
+        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust), rules: rules(now: now, anchorValidity: true))
+        switch builder.build(leaf: signer, others: []) {
+        case .success(let path): return .anchor(sha256: path.anchor.sha256)
+        case .failure(let problem) where problem.kind == .untrusted:
+            throw StatusListError("the signer does not chain to a trusted IACA")
+        case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")
         }
-        throw StatusListError("the signer does not chain to a trusted IACA")
     }
 }

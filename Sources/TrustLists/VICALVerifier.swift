@@ -1,3 +1,4 @@
+import CertificationPath
 import COSE
 import Crypto
 import Encodings
@@ -12,7 +13,7 @@ import X509
 /// signer's authorization to sign VICALs, then `date` and `nextUpdate`.
 public struct VICALVerifier: Sendable {
     /// Extended key usage of a VICAL signer (ISO/IEC 18013-5 Annex B).
-    public static let vicalSignerUsage = ExtendedKeyUsage.Usage(oid: [1, 0, 18013, 5, 1, 8])
+    public static let vicalSignerOID: ASN1ObjectIdentifier = [1, 0, 18013, 5, 1, 8]
 
     public var limits: VICALLimits
     /// Tolerance for `date` lying slightly in the future.
@@ -65,16 +66,16 @@ public struct VICALVerifier: Sendable {
         } catch {
             throw VICALError(.signatureInvalid, "the COSE signature does not verify with \(signer.subject): \(error)")
         }
-        // 2. The chain up to the configured anchor, and every certificate in it valid at `time`.
-        let path = try Self.path(from: signer, through: Array(chain.dropFirst()), to: signerAnchor)
-        for certificate in path + [signerAnchor.certificate]
-            where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter)
-        {
-            throw VICALError(.signerExpired, "\(certificate.subject) is valid \(RFC3339Timestamp.string(certificate.notValidBefore)) "
-                             + "to \(RFC3339Timestamp.string(certificate.notValidAfter)), not at \(RFC3339Timestamp.string(time))")
+        // 2. The path up to the configured anchor, every certificate valid at `time`, and the signer authorized.
+        let builder = CertificationPathBuilder(anchors: PinnedAnchors([signerAnchor.certificate], name: "signer anchor"),
+                                               rules: Self.rules(at: time))
+        if case .failure(let problem) = builder.build(leaf: signer, others: Array(chain.dropFirst())) {
+            switch problem.kind {
+            case .untrusted, .invalid: throw VICALError(.signerUntrusted, problem.detail)
+            case .expired: throw VICALError(.signerExpired, problem.detail)
+            case .notAuthorized: throw VICALError(.signerNotAuthorized, problem.detail)
+            }
         }
-        // 3. The signer may sign VICALs.
-        try Self.requireVICALSigner(signer)
         // 4. The dates.
         let vical = try VICAL(payload: payload, limits: limits)
         if vical.date > time.addingTimeInterval(clockSkew) {
@@ -106,58 +107,14 @@ public struct VICALVerifier: Sendable {
                              skipped: skipped.sorted { $0.index < $1.index })
     }
 
-    /// The path from the signer up to (not including) the anchor: the anchor may be the signer itself (pinned), a
-    /// certificate of the x5chain (pinned), or the issuer of the last certificate on the path. Each link's
-    /// signature is verified, and every issuer on the way must be a CA.
-    static func path(from signer: Certificate, through others: [Certificate], to anchor: VICALSignerAnchor)
-        throws(VICALError) -> [Certificate]
-    {
-        var path = [signer]
-        while true {
-            let current = path[path.count - 1]
-            if current == anchor.certificate { return Array(path.dropLast()) }
-            if current.issuer == anchor.certificate.subject,
-               anchor.certificate.publicKey.isValidSignature(current.signature, for: current)
-            {
-                guard isCertificateAuthority(anchor.certificate) else {
-                    throw VICALError(.signerUntrusted, "the signer anchor \(anchor.subject) is not a CA certificate")
-                }
-                return path
-            }
-            guard path.count <= others.count,
-                  let next = others.first(where: { $0.subject == current.issuer && !path.contains($0) })
-            else {
-                throw VICALError(.signerUntrusted,
-                                 "\(current.subject) (issuer \(current.issuer)) does not chain to the signer anchor \(anchor.subject)")
-            }
-            guard next.publicKey.isValidSignature(current.signature, for: current) else {
-                throw VICALError(.signerUntrusted, "the signature of \(next.subject) on \(current.subject) does not verify")
-            }
-            guard isCertificateAuthority(next) else {
-                throw VICALError(.signerUntrusted, "\(next.subject) signs \(current.subject) but is not a CA certificate")
-            }
-            path.append(next)
-        }
-    }
-
-    /// Extended key usage 1.0.18013.5.1.8, and a key usage (when present) that allows signing.
-    static func requireVICALSigner(_ signer: Certificate) throws(VICALError) {
-        switch Result(catching: { try signer.extensions.extendedKeyUsage }) {
-        case .success(let usage?) where usage.contains(vicalSignerUsage): break
-        case .success: throw VICALError(.signerNotAuthorized, "\(signer.subject) lacks extended key usage 1.0.18013.5.1.8 (VICAL signer)")
-        case .failure(let error): throw VICALError(.signerNotAuthorized, "\(signer.subject) extended key usage does not parse: \(DERProblem.phrase(error))")
-        }
-        switch Result(catching: { try signer.extensions.keyUsage }) {
-        case .success(let usage?) where !usage.nonRepudiation && !usage.digitalSignature:
-            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage allows neither nonRepudiation nor digitalSignature")
-        case .failure(let error):
-            throw VICALError(.signerNotAuthorized, "\(signer.subject) key usage does not parse: \(DERProblem.phrase(error))")
-        default: break
-        }
-    }
-
-    static func isCertificateAuthority(_ certificate: Certificate) -> Bool {
-        if case .success(.isCertificateAuthority) = Result(catching: { try certificate.extensions.basicConstraints }) { return true }
-        return false
+    /// The VICAL-signer rule set: RFC 5280 CA constraints on every issuer, every certificate valid at `time`, extended
+    /// key usage 1.0.18013.5.1.8, and a key usage (when present) that allows signing.
+    static func rules(at time: Date) -> [any PathRule] {
+        [
+            CertificateAuthorityConstraints(keyUsageRequired: false),
+            ValidAtTime(time),
+            LeafExtendedKeyUsage(vicalSignerOID, name: "VICAL signer"),
+            LeafSigningKeyUsage(required: false, nonRepudiationSuffices: true),
+        ]
     }
 }

@@ -1,3 +1,4 @@
+import CertificationPath
 import COSE
 import Crypto
 import Foundation
@@ -7,9 +8,9 @@ import X509
 
 /// The document signer certificate and the path from it to a trusted IACA, built once per document.
 ///
-/// The path is found by names first (no cryptography), checked against the policy and RFC 5280 basic constraints,
-/// and only then are signatures verified, from the trusted anchor down, stopping at the first failure. So the work
-/// per x5chain is bounded by the policy's caps, whatever the sender puts in it.
+/// The path comes from the one ``CertificationPathBuilder`` with the document-signer rule set (``IssuerChainPolicy/rules``):
+/// found by names first, checked against the rules before any signature, then verified from the trusted IACA down.
+/// So the work per x5chain is bounded by the policy's caps, whatever the sender puts in it.
 struct IssuerChain: Sendable {
     /// The DS certificate (first x5chain entry), when it parsed.
     let documentSigner: Certificate?
@@ -56,100 +57,14 @@ struct IssuerChain: Sendable {
             }
         }
         let leaf = certificates[0]
-        switch Self.buildPath(leaf: leaf, others: Array(certificates.dropFirst()), trust: trust, policy: policy) {
-        case .success(let (path, anchor)):
-            self.init(documentSigner: leaf, path: path, anchor: anchor, failure: nil)
-        case .failure(let failure):
-            self.init(documentSigner: leaf, path: [leaf], anchor: nil, failure: (failure.code, failure.detail))
+        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust), rules: policy.rules)
+        switch builder.build(leaf: leaf, others: Array(certificates.dropFirst())) {
+        case .success(let built):
+            self.init(documentSigner: leaf, path: built.path, anchor: built.anchor, failure: nil)
+        case .failure(let problem):
+            let code: VerificationErrorCode = problem.kind == .untrusted ? .issuerCertificateUntrusted : .issuerCertificateInvalid
+            self.init(documentSigner: leaf, path: [leaf], anchor: nil, failure: (code, problem.detail))
         }
-    }
-
-    struct PathFailure: Error {
-        let code: VerificationErrorCode
-        let detail: String
-    }
-
-    /// Finds the path by names (leaf up to an anchor), applies the policy and basic constraints, then verifies the
-    /// signatures top-down.
-    static func buildPath(leaf: Certificate, others: [Certificate], trust: TrustSnapshot, policy: IssuerChainPolicy)
-        -> Result<([Certificate], TrustAnchor), PathFailure>
-    {
-        guard COSEPublicKey(certificate: leaf) != nil else {
-            return .failure(PathFailure(code: .issuerCertificateInvalid,
-                detail: "DS key is not an EC P-256, P-384 or P-521 key; no signature was checked"))
-        }
-        // 1. By names only: DS, then intermediates from the x5chain, until an anchor could be the issuer.
-        var path = [leaf]
-        var anchors: [TrustAnchor] = []
-        while true {
-            let current = path[path.count - 1]
-            anchors = trust.candidateIssuers(authorityKeyIdentifier: authorityKeyIdentifier(of: current),
-                                             issuer: current.issuer)
-            if !anchors.isEmpty { break }
-            guard path.count <= others.count,
-                  let next = others.first(where: { $0.subject == current.issuer && !path.contains($0) })
-            else {
-                let aki = authorityKeyIdentifier(of: current).map { ", AKI \($0.hexString)" } ?? ""
-                return .failure(PathFailure(code: .issuerCertificateUntrusted,
-                    detail: "no trusted IACA issued \(current.subject) (issuer \(current.issuer)\(aki))"))
-            }
-            path.append(next)
-        }
-        // 2. The policy and RFC 5280 6.1.4 on every CA, before any signature.
-        let intermediates = path.dropFirst()
-        if intermediates.count > policy.maximumIntermediateCAs {
-            let names = intermediates.map { "\($0.subject)" }.joined(separator: ", ")
-            return .failure(PathFailure(code: .issuerCertificateInvalid,
-                detail: "DS is issued through intermediate CA \(names); the IACA profile allows "
-                    + "\(policy.maximumIntermediateCAs) intermediate CA(s) (pathLenConstraint 0)"))
-        }
-        for (position, certificate) in intermediates.enumerated() {
-            let below = intermediates.count - position - 1
-            if let problem = caProblem(certificate, certificatesBelow: below) {
-                return .failure(PathFailure(code: .issuerCertificateInvalid, detail: problem))
-            }
-            if COSEPublicKey(certificate: certificate) == nil {
-                return .failure(PathFailure(code: .issuerCertificateInvalid,
-                    detail: "\(certificate.subject) key is not an EC P-256, P-384 or P-521 key"))
-            }
-        }
-        // 3. Signatures from the anchor down, stopping at the first that fails.
-        let top = path[path.count - 1]
-        for anchor in anchors where anchor.certificate.publicKey.isValidSignature(top.signature, for: top) {
-            if let problem = caProblem(anchor.certificate, certificatesBelow: intermediates.count) {
-                return .failure(PathFailure(code: .issuerCertificateInvalid, detail: problem))
-            }
-            for index in stride(from: path.count - 2, through: 0, by: -1) {
-                let issuer = path[index + 1]
-                let subject = path[index]
-                guard issuer.publicKey.isValidSignature(subject.signature, for: subject) else {
-                    return .failure(PathFailure(code: .issuerCertificateUntrusted,
-                        detail: "the signature of \(issuer.subject) on \(subject.subject) does not verify"))
-                }
-            }
-            return .success((path, anchor))
-        }
-        return .failure(PathFailure(code: .issuerCertificateUntrusted,
-            detail: "no trusted IACA's signature on \(top.subject) verifies (issuer \(top.issuer))"))
-    }
-
-    /// RFC 5280 6.1.4 (k), (l), (m), (n) for a CA that has `certificatesBelow` CA certificates under it in the path
-    /// (the DS does not count): cA true, keyCertSign, and a pathLenConstraint that allows them.
-    static func caProblem(_ certificate: Certificate, certificatesBelow: Int) -> String? {
-        switch Result(catching: { try certificate.extensions.basicConstraints }) {
-        case .success(.isCertificateAuthority(let maxPathLength)):
-            if let maxPathLength, certificatesBelow > maxPathLength {
-                return "\(certificate.subject) has pathLenConstraint \(maxPathLength) but \(certificatesBelow) CA certificate(s) below it"
-            }
-        case .success:
-            return "\(certificate.subject) is not a CA certificate (basicConstraints cA is not true) and may not sign certificates"
-        case .failure(let error):
-            return "\(certificate.subject) basicConstraints does not parse: \(DERProblem.phrase(error))"
-        }
-        guard case .success(let usage?) = Result(catching: { try certificate.extensions.keyUsage }), usage.keyCertSign else {
-            return "\(certificate.subject) lacks keyUsage keyCertSign and may not sign certificates"
-        }
-        return nil
     }
 
     private init(documentSigner: Certificate?, path: [Certificate] = [], anchor: TrustAnchor? = nil,
@@ -173,9 +88,5 @@ struct IssuerChain: Sendable {
         self.path = path
         self.anchor = anchor
         self.failure = failure
-    }
-
-    static func authorityKeyIdentifier(of certificate: Certificate) -> [UInt8]? {
-        ((try? certificate.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
     }
 }

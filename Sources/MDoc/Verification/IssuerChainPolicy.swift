@@ -1,3 +1,6 @@
+import CertificationPath
+import COSE
+
 /// Limits on the issuer's certification path, applied before any signature is checked.
 ///
 /// ISO 18013-5 Annex B has the IACA sign document signer certificates directly (its basicConstraints carry
@@ -20,4 +23,14 @@ public struct IssuerChainPolicy: Sendable, Hashable {
 
     /// The ISO 18013-5 profile: DS directly under the IACA, at most 5 certificates of 16 KiB.
     public static let iso18013 = IssuerChainPolicy()
+
+    /// The document-signer rule set: keys COSE can verify (leaf first, before anything else), at most
+    /// ``maximumIntermediateCAs`` intermediates, RFC 5280 CA constraints with the IACA profile's required keyUsage.
+    var rules: [any PathRule] {
+        [
+            MaximumIntermediateCAs(maximumIntermediateCAs, profile: "the IACA profile"),
+            CertificateAuthorityConstraints(keyUsageRequired: true),
+            AcceptedKeys("an EC P-256, P-384 or P-521 key") { COSEPublicKey(certificate: $0) != nil },
+        ]
+    }
 }
