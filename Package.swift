@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
+        .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "CertificationPath", targets: ["CertificationPath"]),
         .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
@@ -132,6 +133,12 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
+        // OpenID4VP 1.0 for mdocs (Digital Credentials API and cross-device): request objects (signed with the reader
+        // key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions. No HTTP.
+        .target(name: "OpenID4VP", dependencies: [
+            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // Strict JSON for requests and configuration: the in-place flat decoder, the known-fields rule, the syntax scan
         // (duplicate names at any depth), the writer. No HTTP.
         .target(name: "StrictJSON", dependencies: ["Encodings"], swiftSettings: strict),
@@ -177,7 +184,7 @@ let package = Package(
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
-            "OutboundFetch", "StrictJSON", "TrustManagement",
+            "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -192,7 +199,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON", "TrustManagement",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON", "TrustManagement", "OpenID4VP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -223,6 +230,10 @@ let package = Package(
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .testTarget(name: "OpenID4VPTests", dependencies: [
+            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [

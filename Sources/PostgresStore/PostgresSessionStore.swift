@@ -133,6 +133,27 @@ public final class PostgresSessionStore: SessionStore {
         return .expired
     }
 
+    public func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence {
+        let nowMs = Self.milliseconds(now)
+        let anyOwner = owner == nil, ownerName = owner ?? ""
+        let logger = database.logger
+        do {
+            let row = try await database.perform("session presence") { client -> (Int64, Int64?)? in
+                let rows = try await client.query("""
+                    SELECT expires_ms, taken_ms FROM verifierd_sessions
+                    WHERE id = \(id) AND kind = \(kind) AND (\(anyOwner) OR owner = \(ownerName))
+                    """, logger: logger)
+                for try await row in rows.decode((Int64, Int64?).self) { return (row.0, row.1) }
+                return nil
+            }
+            guard let (expires, taken) = row else { return .notFound }
+            if let taken { return taken < expires ? .alreadyUsed : .expired }
+            return expires > nowMs ? .open : .expired
+        } catch {
+            return .unavailable(error.description)
+        }
+    }
+
     @discardableResult
     public func sweep(now: Date) async -> Int {
         let nowMs = Self.milliseconds(now)

@@ -87,6 +87,18 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
+    public func presence(id: String, kind: String, owner: String?, now: Date) -> SessionPresence {
+        state.withLock { state in
+            if let record = state.live[id], record.kind == kind, owner == nil || owner == record.owner {
+                return record.expiresAt <= now ? .expired : .open
+            }
+            if let tombstone = state.tombstones[id], tombstone.kind == kind, owner == nil || owner == tombstone.owner {
+                return tombstone.wasUsed ? .alreadyUsed : .expired
+            }
+            return .notFound
+        }
+    }
+
     @discardableResult
     public func sweep(now: Date) -> Int {
         state.withLock { sweep(&$0, now: now) }

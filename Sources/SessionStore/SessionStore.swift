@@ -14,6 +14,9 @@ public protocol SessionStore: Sendable {
     /// not expired. A session of another owner is ``SessionTakeResult/notFound`` and stays where it is.
     func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult
 
+    /// Whether the session is still open (not taken, not expired), without taking it: for flows whose caller polls
+    /// for a result another party completes (OpenID4VP cross-device).
+    func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence
     /// Drops expired sessions and old tombstones; returns how many sessions were dropped.
     @discardableResult
     func sweep(now: Date) async -> Int
@@ -69,6 +72,15 @@ public enum SessionTakeResult: Sendable {
     /// No such session of this kind (or it was forgotten long ago).
     case notFound
     /// The store could not be asked (e.g. its database is unreachable); nothing was taken.
+    case unavailable(String)
+}
+
+/// The answer to ``SessionStore/presence(id:kind:owner:now:)``.
+public enum SessionPresence: Sendable, Equatable {
+    case open
+    case alreadyUsed
+    case expired
+    case notFound
     case unavailable(String)
 }
 

@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import MDoc
+import OpenID4VP
 import OutboundFetch
 import ServerTLS
 import SessionStore
@@ -40,6 +41,7 @@ public final class VerifierService: Sendable {
     let web: WebHandler
     let proximity: ProximityHandler
     let mdoc: MDocHandler
+    let oid4vp: OpenID4VPHandler
     let readerTokens: ReaderTokenHandler
     let trustAdmin: TrustAdminHandler
     let vicalAdmin: VICALAdminHandler
@@ -131,6 +133,8 @@ public final class VerifierService: Sendable {
         proximity = ProximityHandler(proximity: configuration.proximity, requestBuilder: requestBuilder, sessions: sessions,
                                      verification: verification, clock: clock)
         mdoc = MDocHandler(verification: verification, clock: clock)
+        oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: readerAuthKey.map(RequestObjectSigner.init(key:)),
+                                  sessions: sessions, verification: verification, clock: clock)
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
         trustAdmin = TrustAdminHandler(trust: store.trust, expiringWindowDays: configuration.trust.expiringWindowDays, now: now)
         vicalAdmin = VICALAdminHandler(trust: store.trust, signers: vicalSigners, verifier: vicalVerifier,
@@ -221,6 +225,12 @@ public final class VerifierService: Sendable {
         routes.add(integrator, .post, "/v1/proximity/sessions", proximity.createSession(_:for:))
         routes.add(integrator, .post, "/v1/proximity/sessions/:id/messages", metered: "proximity", proximity.message(_:for:))
         routes.add(integrator, .post, "/v1/mdoc/verify", metered: "mdoc", mdoc.verify(_:for:))
+        routes.add(integrator, .post, "/v1/oid4vp/requests", oid4vp.createRequest(_:for:))
+        routes.add(integrator, .post, "/v1/oid4vp/verify", metered: "oid4vp", oid4vp.verify(_:for:))
+        routes.add(integrator, .get, "/v1/oid4vp/sessions/:id/result", oid4vp.result(_:for:))
+        // The only routes a wallet calls: no integrator token, one use each, no verification outcome revealed.
+        routes.add(.open, .get, "/v1/oid4vp/request-objects/:id", oid4vp.requestObject(_:_:))
+        routes.add(.open, .post, "/v1/oid4vp/responses/:id", metered: "oid4vp-cross-device", oid4vp.walletResponse(_:_:))
 
         routes.add(admin, .get, "/v1/admin/iaca", now: trustAdmin.listAnchors(_:by:))
         routes.add(admin, .post, "/v1/admin/iaca", trustAdmin.addAnchors(_:by:))

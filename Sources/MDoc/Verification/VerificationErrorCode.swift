@@ -67,4 +67,10 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case sessionKeyMismatch = "SESSION_KEY_MISMATCH"
     /// The mdoc ended the session with a status (10, 11 or 20) instead of answering.
     case sessionEndedByDevice = "SESSION_ENDED_BY_DEVICE"
+    // OpenID4VP answers
+    /// The wallet answered with an OpenID4VP error (e.g. `access_denied`) instead of a presentation.
+    case walletDeclined = "WALLET_DECLINED"
+    /// The `vp_token` is not an object of credential ids to arrays of base64url DeviceResponses as the query allows
+    /// (no presentation, or several for a credential query without `multiple`).
+    case vpTokenMalformed = "VP_TOKEN_MALFORMED"
 }

@@ -42,6 +42,7 @@ public enum ConfigurationLoader {
         "readerAuth": ["signingKey", "certificateChain", "mode"],
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
+        "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
     ]
 
     /// The environment variable for a key.
@@ -503,6 +504,7 @@ public enum ConfigurationLoader {
             configuration.store = try store()
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
+            configuration.oid4vp = try oid4vp()
             if sectionPresent("proximity") {
                 configuration.proximity = ServiceConfiguration.Proximity(
                     sessionTTLSeconds: try int("proximity", "sessionTTLSeconds", default: 300, range: 30...3600),
@@ -638,6 +640,30 @@ public enum ConfigurationLoader {
                 section.mode = mode
             }
             return section
+        }
+
+        func oid4vp() throws(ConfigurationError) -> ServiceConfiguration.OpenID4VP? {
+            guard sectionPresent("oid4vp") else { return nil }
+            let origins = try stringList("oid4vp", "allowedOrigins") ?? []
+            guard !origins.isEmpty else { throw ConfigurationError(key: "oid4vp.allowedOrigins", "needs at least one origin") }
+            for (index, text) in origins.enumerated() where !OpenID4VPOrigin.isValid(text) {
+                throw ConfigurationError(key: "oid4vp.allowedOrigins[\(index)]",
+                    "\"\(text)\" is neither a serialized origin (scheme://host[:port], lower case, no path or trailing slash) "
+                        + "nor android:apk-key-hash:<base64url SHA-256>")
+            }
+            let base = try string("oid4vp", "publicBaseUrl")
+            if let base {
+                guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil,
+                      url.query == nil, url.fragment == nil, !base.hasSuffix("/")
+                else {
+                    throw ConfigurationError(key: "oid4vp.publicBaseUrl", "\"\(base)\" is not an http(s) base URL without query, fragment or trailing slash")
+                }
+            }
+            return ServiceConfiguration.OpenID4VP(
+                allowedOrigins: origins,
+                sessionTTLSeconds: try int("oid4vp", "sessionTTLSeconds", default: 300, range: 30...3600),
+                allowUnencryptedResponses: try bool("oid4vp", "allowUnencryptedResponses", default: false),
+                publicBaseURL: base)
         }
 
         func web() throws(ConfigurationError) -> ServiceConfiguration.Web? {

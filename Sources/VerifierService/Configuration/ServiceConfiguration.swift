@@ -163,6 +163,19 @@ public struct ServiceConfiguration: Sendable {
         public static let defaultMaxSessions = 100_000
     }
 
+    /// OpenID4VP 1.0 for mdocs: over the Digital Credentials API and cross-device (`oid4vp`).
+    public struct OpenID4VP: Sendable {
+        /// The only origins a DC API request may be made for: serialized web origins, or a native Android caller's
+        /// `android:apk-key-hash:<base64url SHA-256 of its signing certificate>`.
+        public var allowedOrigins: [String]
+        public var sessionTTLSeconds = 300
+        /// Whether a caller may ask for `dc_api` (answers in the clear); HAIP allows only `dc_api.jwt`.
+        public var allowUnencryptedResponses = false
+        /// The public base URL wallets reach this service at (`https://verifier.example`), for the cross-device
+        /// request and response URIs; without it, cross-device requests are refused.
+        public var publicBaseURL: String?
+    }
+
     /// Proximity reader sessions run by the service (ISO 18013-5 session encryption).
     public struct Proximity: Sendable {
         public var sessionTTLSeconds = 300
@@ -212,6 +225,7 @@ public struct ServiceConfiguration: Sendable {
     public var readerAuth: ReaderAuth?
     public var web: Web?
     public var proximity: Proximity?
+    public var oid4vp: OpenID4VP?
     /// The file the configuration came from.
     public var file: URL
 }

@@ -1,3 +1,4 @@
+import OpenID4VP
 import Proximity
 import SessionStore
 import WebPresentment
@@ -13,6 +14,9 @@ struct SessionAdmission: Sendable {
         var kinds: [String] = []
         if configuration.web != nil { kinds.append(WebSession.kind) }
         if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
+        if configuration.oid4vp != nil {
+            kinds += [OpenID4VPSession.Flow.digitalCredentialsAPI.kind, OpenID4VPSession.Flow.crossDevice.kind]
+        }
         if configuration.apple?.requireIssuedNonce == true { kinds.append(AppleNonces.kind) }
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
         let perKind = max(1, maximum / max(1, kinds.count))

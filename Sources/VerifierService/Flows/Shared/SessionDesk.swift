@@ -66,10 +66,11 @@ struct SessionDesk: Sendable {
 
     /// Takes a one-time record (a session, an issued nonce) once, counting the outcome under its kind; a store that
     /// cannot be asked is 503 `STORE_UNAVAILABLE`.
-    func takeRecord(_ id: String, kind: String, owner: Integrator, refusals: TakeRefusals) async throws(ServiceProblem)
+    /// With `owner` nil, whoever owns it (a wallet's call names no integrator).
+    func takeRecord(_ id: String, kind: String, owner: Integrator?, refusals: TakeRefusals) async throws(ServiceProblem)
         -> SessionRecord
     {
-        switch await store.take(id: id, kind: kind, owner: owner.name, now: now()) {
+        switch await store.take(id: id, kind: kind, owner: owner?.name, now: now()) {
         case .taken(let record):
             metrics.session(flow: kind, event: "taken")
             return record

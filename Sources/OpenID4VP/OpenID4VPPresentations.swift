@@ -1,0 +1,64 @@
+import Encodings
+import MDoc
+
+/// The DeviceResponses of an answer, each with the document its credential query asked for, after the checks
+/// OpenID4VP 1.0 leaves to the verifier (6.4, 8.6): every credential id is one the query holds, each array has one
+/// presentation (no query allows `multiple`), and the answer came in the session's response mode.
+public struct OpenID4VPPresentations: Sendable {
+    public struct Presentation: Sendable {
+        public let credentialId: String
+        public let deviceResponse: DeviceResponse
+        /// The one document its credential query requested.
+        public let requested: RequestedItems
+    }
+
+    public let presentations: [Presentation]
+
+    public init(_ answer: WalletAnswer, session: OpenID4VPSession) throws(ResponseFailure) {
+        let token: VPToken
+        switch answer {
+        case .error(let code, let description):
+            throw ResponseFailure(.walletDeclined, "the wallet answered \(code)" + (description.map { ": \($0)" } ?? ""))
+        case .encrypted(let compact):
+            guard let key = session.key else {
+                throw ResponseFailure(.envelopeMalformed, "this session asked for an unencrypted answer (dc_api), not a JWE")
+            }
+            token = try VPToken.fromDecryptedResponse(try EncryptedResponse.open(compact, key: key))
+        case .plain(let plain):
+            guard session.key == nil else {
+                throw ResponseFailure(.envelopeMalformed, "this session asked for an encrypted answer (\(session.mode.rawValue)), not a vp_token in the clear")
+            }
+            token = plain
+        }
+        let query = session.query
+        guard !token.presentations.isEmpty else {
+            throw ResponseFailure(.documentsNotReturned, "the vp_token holds no presentation")
+        }
+        guard token.presentations.count <= VPToken.maximumCredentials else {
+            throw ResponseFailure(.vpTokenMalformed, "the vp_token holds \(token.presentations.count) credential ids; the query has \(query.credentials.count)")
+        }
+        var presentations: [Presentation] = []
+        for (id, values) in token.presentations.sorted(by: { $0.key < $1.key }) {
+            guard let credential = query.credential(id) else {
+                throw ResponseFailure(.elementNotRequested, "the vp_token answers credential id \"\(String(id.prefix(64)))\", which the query does not hold")
+            }
+            guard values.count == 1 else {
+                throw ResponseFailure(.vpTokenMalformed, values.isEmpty
+                    ? "credential id \"\(id)\" has an empty array"
+                    : "credential id \"\(id)\" has \(values.count) presentations; its query does not allow multiple")
+            }
+            guard let bytes = Base64URL.decodeBytes(values[0]) else {
+                throw ResponseFailure(.vpTokenMalformed, "the presentation for \"\(id)\" is not base64url")
+            }
+            let response: DeviceResponse
+            do {
+                response = try DeviceResponse(bytes: bytes)
+            } catch {
+                throw ResponseFailure(error.code, "the presentation for \"\(id)\": \(error.description)")
+            }
+            presentations.append(Presentation(credentialId: id, deviceResponse: response,
+                                              requested: RequestedItems(documents: [credential.document])))
+        }
+        self.presentations = presentations
+    }
+}

@@ -1,0 +1,89 @@
+import Crypto
+import Encodings
+import MDoc
+import StrictJSON
+
+/// One OpenID4VP request for mdocs: its parameters (OpenID4VP 1.0 section 5 and Appendix A), signed or not, and the
+/// session state its answer is verified against.
+public struct OpenID4VPRequest: Sendable {
+    /// The DC API protocol identifiers (Appendix A.1).
+    public static let signedProtocol = "openid4vp-v1-signed"
+    public static let unsignedProtocol = "openid4vp-v1-unsigned"
+    /// The COSE algorithms verifierd verifies for issuerAuth and deviceSignature (ES256, ES384, ES512).
+    public static let algorithms: [Int64] = [-7, -35, -36]
+
+    public let session: OpenID4VPSession
+    /// The request object's parameters.
+    public let parameters: JSON
+    /// The signed request object, when signed.
+    public let signedRequest: String?
+
+    /// A request over the Digital Credentials API for `origin`; signed with `signer` when given.
+    public init(origin: String, requested: RequestedItems, mode: ResponseMode, signer: RequestObjectSigner?) throws {
+        precondition(mode != .directPostJWT, "dc_api or dc_api.jwt")
+        let session = OpenID4VPSession(flow: .digitalCredentialsAPI, origin: origin, nonce: Self.freshNonce(), mode: mode,
+                                       key: mode.encrypted ? ResponseEncryptionKey(kid: Self.freshKeyID()) : nil,
+                                       requested: requested, clientId: signer?.clientId, responseURI: nil)
+        var members = Self.commonParameters(session)
+        if let signer {
+            members.insert(("client_id", .string(signer.clientId)), at: 0)
+            members.append(("expected_origins", .array([.string(origin)])))
+        }
+        let parameters = JSON.object(members)
+        self.session = session
+        self.parameters = parameters
+        signedRequest = try signer.map { try $0.sign(parameters) }
+    }
+
+    /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
+    public init(responseURI: String, requested: RequestedItems, signer: RequestObjectSigner) throws {
+        let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
+                                       key: ResponseEncryptionKey(kid: Self.freshKeyID()), requested: requested,
+                                       clientId: signer.clientId, responseURI: responseURI)
+        var members = Self.commonParameters(session)
+        members.insert(("client_id", .string(signer.clientId)), at: 0)
+        members.append(("response_uri", .string(responseURI)))
+        members.append(("aud", .string("https://self-issued.me/v2")))
+        self.session = session
+        parameters = .object(members)
+        signedRequest = try signer.sign(parameters)
+    }
+
+    /// What `navigator.credentials.get({digital: {requests: [request]}})` takes: `{"protocol", "data"}`.
+    public var digitalCredentialsRequest: JSON {
+        if let signedRequest {
+            return .object([("protocol", .string(Self.signedProtocol)), ("data", .object([("request", .string(signedRequest))]))])
+        }
+        return .object([("protocol", .string(Self.unsignedProtocol)), ("data", parameters)])
+    }
+
+    static func commonParameters(_ session: OpenID4VPSession) -> [(String, JSON)] {
+        var metadata: [(String, JSON)] = []
+        if let key = session.key {
+            metadata.append(("jwks", .object([("keys", .array([key.publicJWK]))])))
+            metadata.append(("encrypted_response_enc_values_supported", .array(EncryptedResponse.contentEncryptions.map { .string($0) })))
+        }
+        let algorithms = JSON.array(algorithms.map { .int($0) })
+        metadata.append(("vp_formats_supported", .object([("mso_mdoc", .object([
+            ("issuerauth_alg_values", algorithms), ("deviceauth_alg_values", algorithms),
+        ]))])))
+        return [
+            ("response_type", .string("vp_token")),
+            ("response_mode", .string(session.mode.rawValue)),
+            ("nonce", .string(session.nonce)),
+            ("dcql_query", session.query.json),
+            ("client_metadata", .object(metadata)),
+        ]
+    }
+
+    /// 32 random bytes, base64url: 256 bits where the specification asks for at least 128.
+    static func freshNonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    static func freshKeyID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

@@ -1,0 +1,91 @@
+import CBOR
+import Crypto
+import Foundation
+import MDoc
+import SessionStore
+
+/// What a verifier keeps between an OpenID4VP request and its answer: the origin or client identifier and response
+/// URI the transcript binds, the nonce, the encryption key, and what was requested.
+public struct OpenID4VPSession: Sendable {
+    public enum Flow: String, Sendable {
+        case digitalCredentialsAPI = "dc_api"
+        case crossDevice = "cross_device"
+
+        /// The session-store kind: a wallet's post to a response URI can only ever take a cross-device session.
+        public var kind: String { self == .digitalCredentialsAPI ? "oid4vp" : "oid4vp-xd" }
+    }
+
+    public let flow: Flow
+    public let origin: String?
+    public let nonce: String
+    public let mode: ResponseMode
+    public let key: ResponseEncryptionKey?
+    public let requested: RequestedItems
+    public let clientId: String?
+    public let responseURI: String?
+
+    /// The DCQL query the request carried (derived from `requested`, the same every time).
+    public var query: DCQLQuery { DCQLQuery(requested) }
+
+    /// The SessionTranscript the wallet's device signature must cover (Appendix B.2.6).
+    public var transcript: [UInt8] {
+        switch flow {
+        case .digitalCredentialsAPI:
+            return OpenID4VPHandover.dcAPI(origin: origin ?? "", nonce: nonce, jwkThumbprint: key?.thumbprint)
+        case .crossDevice:
+            return OpenID4VPHandover.redirect(clientId: clientId ?? "", nonce: nonce, jwkThumbprint: key?.thumbprint,
+                                              responseURI: responseURI ?? "")
+        }
+    }
+
+    public init(flow: Flow, origin: String?, nonce: String, mode: ResponseMode, key: ResponseEncryptionKey?,
+                requested: RequestedItems, clientId: String?, responseURI: String?)
+    {
+        self.flow = flow
+        self.origin = origin
+        self.nonce = nonce
+        self.mode = mode
+        self.key = key
+        self.requested = requested
+        self.clientId = clientId
+        self.responseURI = responseURI
+    }
+
+    /// The record to store under `id`; the private key is the secret part, sealed at rest by the store.
+    public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
+        let optional = { (text: String?) in text.map { CBOR.text($0) } ?? .null }
+        return SessionRecord(id: id, kind: flow.kind, createdAt: createdAt, expiresAt: expiresAt,
+                             secret: key.map { Array($0.privateKey.rawRepresentation) } ?? []) { secret in
+            CBOREncoder().encode([
+                .text(flow.rawValue), optional(origin), .text(nonce), .text(mode.rawValue),
+                key == nil ? .null : .bytes(secret), optional(key?.kid), requested.storageForm, optional(clientId),
+                optional(responseURI),
+            ])
+        }
+    }
+
+    /// Reads a stored record back; nil when it is not one this type wrote.
+    public init?(record: SessionRecord) {
+        let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
+        guard let parts = decoded?.arrayValue, parts.count == 9,
+              let flow = parts[0].textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
+              let nonce = parts[2].textValue, let mode = parts[3].textValue.flatMap(ResponseMode.init(rawValue:)),
+              let requested = RequestedItems(storageForm: parts[6])
+        else { return nil }
+        var key: ResponseEncryptionKey?
+        if let raw = parts[4].bytesValue {
+            guard let kid = parts[5].textValue, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
+                return nil
+            }
+            key = ResponseEncryptionKey(privateKey: privateKey, kid: kid)
+        }
+        guard mode.encrypted == (key != nil) else { return nil }
+        self.init(flow: flow, origin: parts[1].textValue, nonce: nonce, mode: mode, key: key, requested: requested,
+                  clientId: parts[7].textValue, responseURI: parts[8].textValue)
+    }
+}
+
+extension OpenID4VPSession: StoredSession {
+    /// The DC API kind; cross-device sessions are read with ``init(record:)`` under `oid4vp-xd`.
+    public static let kind = "oid4vp"
+}

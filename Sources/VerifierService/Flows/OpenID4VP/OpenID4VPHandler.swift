@@ -1,0 +1,247 @@
+import Crypto
+import Encodings
+import Foundation
+import HTTPServer
+import HTTPTypes
+import MDoc
+import OpenID4VP
+import SessionStore
+import StrictJSON
+
+/// OpenID4VP 1.0 for mdocs: `POST /v1/oid4vp/requests` and `/v1/oid4vp/verify` (Digital Credentials API, both
+/// response modes, signed and unsigned), and the cross-device flow: the request object served once, the wallet's
+/// post to the response URI, the result fetched once by the caller.
+struct OpenID4VPHandler: Sendable {
+    /// Session-store kinds of the cross-device flow's request objects and results.
+    static let requestObjectKind = "oid4vp-request-object"
+    static let resultKind = "oid4vp-result"
+
+    let oid4vp: ServiceConfiguration.OpenID4VP?
+    let signer: RequestObjectSigner?
+    let sessions: SessionDesk
+    let verification: ResponseVerification
+    let clock: RequestClock
+
+    func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
+        let oid4vp = try configured(oid4vp, "oid4vp")
+        let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
+        let requested = try RequestedDocument.items(body.documents)
+        let created = clock.now()
+        let expiresAt = created.addingTimeInterval(TimeInterval(oid4vp.sessionTTLSeconds))
+        let id = SessionIdentifier.make()
+        switch body.flow ?? "dc_api" {
+        case "dc_api":
+            return try await createDigitalCredentialsRequest(body, requested: requested, oid4vp: oid4vp, id: id, created: created,
+                                                             expiresAt: expiresAt, for: integrator)
+        case "cross-device":
+            return try await createCrossDeviceRequest(body, requested: requested, oid4vp: oid4vp, id: id, created: created,
+                                                      expiresAt: expiresAt, for: integrator)
+        default:
+            throw ServiceProblem.invalidRequest("\"flow\" is \"dc_api\" or \"cross-device\"")
+        }
+    }
+
+    private func createDigitalCredentialsRequest(_ body: OpenID4VPRequestBody, requested: RequestedItems,
+                                                 oid4vp: ServiceConfiguration.OpenID4VP, id: String, created: Date,
+                                                 expiresAt: Date, for integrator: Integrator) async throws(ServiceProblem)
+        -> HTTPServerResponse
+    {
+        guard let origin = body.origin, oid4vp.allowedOrigins.contains(origin) else {
+            throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
+        }
+        guard let mode = ResponseMode(rawValue: body.responseMode ?? ResponseMode.dcAPIJWT.rawValue), mode != .directPostJWT else {
+            throw ServiceProblem.invalidRequest("\"responseMode\" is \"dc_api.jwt\" or \"dc_api\"")
+        }
+        if mode == .dcAPI && !oid4vp.allowUnencryptedResponses {
+            throw ServiceProblem(.badRequest, "RESPONSE_MODE_NOT_ALLOWED",
+                                 "dc_api (answers in the clear) needs oid4vp.allowUnencryptedResponses; HAIP allows only dc_api.jwt")
+        }
+        var signer: RequestObjectSigner?
+        if body.signed ?? true {
+            signer = try configured(self.signer, "readerAuth")
+        }
+        let made: OpenID4VPRequest
+        do {
+            made = try OpenID4VPRequest(origin: origin, requested: requested, mode: mode, signer: signer)
+        } catch {
+            throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
+        }
+        try await sessions.store(made.session.record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator, now: created)
+        return .json(.object([
+            ("sessionId", .string(id)),
+            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("request", made.digitalCredentialsRequest),
+        ]), status: .created)
+    }
+
+    private func createCrossDeviceRequest(_ body: OpenID4VPRequestBody, requested: RequestedItems,
+                                          oid4vp: ServiceConfiguration.OpenID4VP, id: String, created: Date,
+                                          expiresAt: Date, for integrator: Integrator) async throws(ServiceProblem)
+        -> HTTPServerResponse
+    {
+        guard let base = oid4vp.publicBaseURL else {
+            throw ServiceProblem(.serviceUnavailable, "OID4VP_PUBLIC_BASE_URL_NOT_CONFIGURED",
+                                 "cross-device requests need oid4vp.publicBaseUrl (where wallets reach this service)")
+        }
+        guard body.responseMode == nil || body.responseMode == ResponseMode.directPostJWT.rawValue, body.signed ?? true else {
+            throw ServiceProblem.invalidRequest("a cross-device request is signed and direct_post.jwt")
+        }
+        // The page that shows the QR code may name its origin; the transcript binds the client_id and response URI.
+        if let origin = body.origin, !oid4vp.allowedOrigins.contains(origin) {
+            throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
+        }
+        let signer = try configured(self.signer, "readerAuth")
+        let made: OpenID4VPRequest
+        do {
+            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", requested: requested, signer: signer)
+        } catch {
+            throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
+        }
+        let requestObjectId = SessionIdentifier.make()
+        try await sessions.store(made.session.record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator, now: created)
+        try await sessions.store(SessionRecord(id: requestObjectId, kind: Self.requestObjectKind, createdAt: created, expiresAt: expiresAt,
+                                               payload: SecretBytes(Array((made.signedRequest ?? "").utf8))),
+                                 for: integrator, now: created)
+        let requestURI = "\(base)/v1/oid4vp/request-objects/\(requestObjectId)"
+        let authorizationRequest = "openid4vp://?client_id=\(Self.formEncoded(signer.clientId))&request_uri=\(Self.formEncoded(requestURI))"
+        return .json(.object([
+            ("sessionId", .string(id)),
+            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("authorizationRequest", .string(authorizationRequest)),
+        ]), status: .created)
+    }
+
+    static func formEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    func verify(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try configured(oid4vp, "oid4vp")
+        let body = try RequestDecoding.decode(OpenID4VPVerifyBody.self, from: request)
+        let time = try clock.verificationTime(body.verificationTime)
+        let session = try await sessions.take(body.sessionId, as: OpenID4VPSession.self, for: integrator)
+        let report: VerificationReport
+        do throws(ResponseFailure) {
+            report = await verifyAnswer(try WalletAnswer(body.response), session: session, at: time)
+        } catch {
+            report = .failure(error.code, error.detail)
+        }
+        return try .report(report)
+    }
+
+    /// Verifies every presentation of an answer against its session (the routes and `verifierd oid4vp verify`).
+    func verifyAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date) async -> VerificationReport {
+        let presentations: OpenID4VPPresentations
+        do throws(ResponseFailure) {
+            presentations = try OpenID4VPPresentations(answer, session: session)
+        } catch {
+            return .failure(error.code, error.detail)
+        }
+        let transcript = session.transcript
+        var documents: [DocumentReport] = []
+        for presentation in presentations.presentations {
+            var options = verification.options(at: time)
+            options.requestedItems = presentation.requested
+            let report = await verification.verify(presentation.deviceResponse, sessionTranscript: transcript, options: options)
+            guard !report.documents.isEmpty else { return report }
+            documents += report.documents
+        }
+        return VerificationReport(documents: documents)
+    }
+
+    /// `GET /v1/oid4vp/request-objects/{id}`: the signed request object, once (a wallet's call, no integrator token).
+    func requestObject(_ request: HTTPServerRequest, _: Void) async throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try configured(oid4vp, "oid4vp")
+        let id = request.pathParameters["id"] ?? ""
+        let refusals = SessionDesk.TakeRefusals(
+            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such request object"),
+            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this request object was already fetched"),
+            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this request expired"))
+        guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
+        let record = try await sessions.takeRecord(id, kind: Self.requestObjectKind, owner: nil, refusals: refusals)
+        var fields = HTTPFields()
+        fields[.contentType] = "application/oauth-authz-req+jwt"
+        fields[.cacheControl] = "no-store"
+        return HTTPServerResponse(status: .ok, headerFields: fields, body: record.payload.bytes)
+    }
+
+    /// `POST /v1/oid4vp/responses/{id}`: the wallet's `response=<JWE>` (or `error=`), once. The wallet learns only that
+    /// the answer was received (200 `{}`), never whether it verified: the caller reads that from the result route.
+    func walletResponse(_ request: HTTPServerRequest, _: Void) async throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try configured(oid4vp, "oid4vp")
+        let id = request.pathParameters["id"] ?? ""
+        guard let fields = FormBody.fields(request.body) else {
+            throw ServiceProblem.invalidRequest("the body is not application/x-www-form-urlencoded with each field once")
+        }
+        let answer: WalletAnswer
+        if let response = fields["response"], fields["error"] == nil {
+            answer = .encrypted(response)
+        } else if let error = fields["error"], fields["response"] == nil {
+            answer = .error(code: String(error.prefix(128)), description: fields["error_description"].map { String($0.prefix(512)) })
+        } else {
+            throw ServiceProblem.invalidRequest("exactly one of the fields response and error is expected")
+        }
+        let refusals = SessionDesk.TakeRefusals(
+            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session"),
+            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session already has its answer"),
+            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired"))
+        guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
+        let record = try await sessions.takeRecord(id, kind: OpenID4VPSession.Flow.crossDevice.kind, owner: nil, refusals: refusals)
+        guard let session = OpenID4VPSession(record: record) else {
+            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+        }
+        let report = await verifyAnswer(answer, session: session, at: clock.now())
+        let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
+        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : []
+        var stored = [UInt8(report.verified ? 1 : 0)]
+        stored += ReportJSON.bytes(report, includeClaims: true, extra: extra)
+        try await sessions.store(SessionRecord(id: Self.resultId(id), kind: Self.resultKind, createdAt: record.createdAt,
+                                               expiresAt: record.expiresAt.addingTimeInterval(300), payload: SecretBytes(stored)),
+                                 for: Integrator(name: record.owner), now: clock.now())
+        var response = HTTPServerResponse.json(JSON.object([(String, JSON?)]()))
+        response.head.headerFields[.cacheControl] = "no-store"
+        response.logAnnotations = ["outcome": outcome]
+        return response
+    }
+
+    /// `GET /v1/oid4vp/sessions/{id}/result`: 202 while the wallet has not answered, then the report once, then 409.
+    func result(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
+        _ = try configured(oid4vp, "oid4vp")
+        let id = request.pathParameters["id"] ?? ""
+        let notFound = ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        guard SessionIdentifier.isWellFormed(id) else { throw notFound }
+        switch await sessions.store.take(id: Self.resultId(id), kind: Self.resultKind, owner: integrator.name, now: clock.now()) {
+        case .taken(let record):
+            let bytes = record.payload.bytes
+            var response = HTTPServerResponse.json(Array(bytes.dropFirst()), status: bytes.first == 1 ? .ok : .unprocessableContent)
+            response.logAnnotations = ["outcome": bytes.first == 1 ? "verified" : "NOT_VERIFIED"]
+            return response
+        case .alreadyUsed:
+            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this result was already fetched")
+        case .unavailable(let reason):
+            throw SessionDesk.storeUnavailable(reason)
+        case .expired, .notFound:
+            break
+        }
+        switch await sessions.store.presence(id: id, kind: OpenID4VPSession.Flow.crossDevice.kind, owner: integrator.name, now: clock.now()) {
+        case .open, .alreadyUsed:
+            // Waiting for the wallet, or its answer is being verified.
+            var response = HTTPServerResponse.json(JSON.object([("status", .string("pending"))]), status: .accepted)
+            response.head.headerFields[.retryAfter] = "1"
+            return response
+        case .expired:
+            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired before the wallet answered")
+        case .notFound:
+            throw notFound
+        case .unavailable(let reason):
+            throw SessionDesk.storeUnavailable(reason)
+        }
+    }
+
+    /// Where a cross-device session's result is kept: a store id of its own, derived from the session id.
+    static func resultId(_ sessionId: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array("oid4vp-result:\(sessionId)".utf8))))
+    }
+}

@@ -1,0 +1,24 @@
+import StrictJSON
+
+/// The body of `POST /v1/oid4vp/requests`.
+struct OpenID4VPRequestBody: KnownFields {
+    let origin: String?
+    let documents: [RequestedDocument]?
+    /// `dc_api.jwt` (default) or `dc_api`.
+    let responseMode: String?
+    /// Signed request objects (default), or unsigned ones.
+    let signed: Bool?
+    /// `dc_api` (default) or `cross-device`.
+    let flow: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, responseMode, signed, flow }
+}
+
+/// The body of `POST /v1/oid4vp/verify`: the session, and `credential.data` as the browser returned it.
+struct OpenID4VPVerifyBody: KnownFields {
+    let sessionId: String
+    let response: OpenID4VPWalletData
+    let verificationTime: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case sessionId, response, verificationTime }
+}

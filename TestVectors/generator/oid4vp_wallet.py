@@ -1,0 +1,1441 @@
+#!/usr/bin/env python3
+"""An independent OpenID4VP 1.0 (final) wallet for the mso_mdoc format that tests verifierd's OpenID4VP routes end to
+end. TEST-ONLY: every key it uses is a public test key or a fresh throwaway one; never point it at anything real.
+
+It plays the browser (Digital Credentials API, OpenID4VP 1.0 Appendix A) or the wallet app of the cross-device
+redirect flow (response mode direct_post.jwt) against a running verifierd:
+
+  1. POST /v1/oid4vp/requests, then checks by itself what the service sent. A signed request
+     ({protocol: openid4vp-v1-signed, data: {request: <compact JWS>}}) must carry the JOSE header alg ES256,
+     typ oauth-authz-req+jwt and x5c (reader leaf first, no trust anchor, nothing self-signed); the signature must
+     verify with the leaf's P-256 key; every x5c certificate must be issued by the next one and the last by the root
+     given with --reader-root (AKI = issuer SKI, signature); client_id must be x509_hash:<base64url SHA-256 of the
+     leaf DER>; over the DC API, expected_origins must hold the origin. An unsigned request
+     (openid4vp-v1-unsigned, the parameters as an object) must have no client_id. Both: response_type vp_token, the
+     requested response_mode, a nonce of >= 22 base64url characters (>= 16 bytes of entropy), a DCQL query whose
+     credentials are mso_mdoc with meta.doctype_value and claims {path: [namespace, element], intent_to_retain:
+     bool} equal to what was asked, client_metadata.vp_formats_supported.mso_mdoc, and for the encrypted modes
+     client_metadata.jwks.keys[0] a public P-256 JWK with kid, use enc, alg ECDH-ES, and
+     encrypted_response_enc_values_supported within {A128GCM, A256GCM} (absent means A128GCM).
+     The cross-device flow answers {authorizationRequest: "openid4vp://?client_id=...&request_uri=..."}; the wallet
+     GETs request_uri (no auth, once) and checks the request object the same way, with response_mode direct_post.jwt
+     and a response_uri, and its client_id equal to the one in the authorization request.
+  2. Issues an mDL holding exactly the requested elements under the committed test document signer
+     (TestVectors/pki/ds-p256.pem, chaining to TestVectors/pki/iaca-p256.pem), device-signed (ES256) over
+       DC API:   [null, null, ["OpenID4VPDCAPIHandover", SHA-256(CBOR([origin, nonce, jwkThumbprint]))]]
+       redirect: [null, null, ["OpenID4VPHandover", SHA-256(CBOR([client_id, nonce, jwkThumbprint, response_uri]))]]
+     (OpenID4VP 1.0 B.2.6; jwkThumbprint = RFC 7638 SHA-256 thumbprint bytes of the response-encryption JWK, or null
+     for the unencrypted dc_api mode), puts it into vp_token = {"<credential id>": ["<base64url DeviceResponse>"]}
+     and, for dc_api.jwt and direct_post.jwt, encrypts {"vp_token": ...} as a compact JWE (alg ECDH-ES with a fresh
+     P-256 epk, Concat KDF of RFC 7518 4.6, enc A128GCM or A256GCM, kid of the chosen JWK).
+  3. POSTs /v1/oid4vp/verify {sessionId, response: <what the browser returns as credential.data>}, or, cross-device,
+     POSTs response=<JWE> form-encoded to response_uri and GETs /v1/oid4vp/sessions/{id}/result.
+
+Only cbor2, cryptography and joserfc are used (plus helpers of generate.py and web_wallet.py in this folder, which
+bring pyhpke along; joserfc only in --self-test, as the independent JOSE implementation); nothing of verifierd.
+
+Run it against a service that trusts TestVectors/pki/iaca-p256.pem, allows the origins https://shop.example and
+https://other.example, signs requests with a reader certificate under --reader-root, and whose clock lies inside the
+test certificates' validity (the tests fix 2030-01-01):
+
+    python3 TestVectors/generator/oid4vp_wallet.py --base-url http://127.0.0.1:8080 \\
+        --reader-root TestVectors/demo/reader-root.pem [--enc A128GCM|A256GCM] [--scenarios replay,...]
+
+The wallet prints one JSON line per scenario, {"scenario", "ok", "status", "code", "detail"}, then
+{"summary": {"passed", "failed"}}, and exits 0 only when every scenario met its expectation. --enc is the content
+encryption of the scenarios that do not fix their own. URLs the service hands out (request_uri, response_uri) are only
+contacted on the --base-url host or a loopback address; --public-base-url PREFIX maps the service's public URL prefix
+onto --base-url. No proxy is used, redirects are not followed, and every HTTP call has a 30 s timeout. The expected
+error codes are constants below (EXPECTED CODES) so that they can be aligned with the service.
+
+Without a service:
+
+    python3 TestVectors/generator/oid4vp_wallet.py --self-test
+
+checks the transcripts against the worked examples of OpenID4VP 1.0 B.2.6.1 and B.2.6.2 byte for byte (and, when
+../shared/vectors/external/eudi-verifier-endpoint is there, that a real EUDI wallet's device signature verifies over
+the redirect transcript built here), the Concat KDF against RFC 7518 Appendix C, JWE round trips with joserfc in both
+directions, the request checks against requests signed here with joserfc (and that they refuse tampered ones), and
+that generate.py's MiniVerifier accepts the DeviceResponse in every mode and refuses it over another origin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import datetime as dt
+import hashlib
+import ipaddress
+import json
+import re
+import secrets
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import cbor2
+from cbor2 import CBORTag
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate as g  # noqa: E402
+import web_wallet as ww  # noqa: E402
+
+Failure, expect, b64url, b64url_strict, Reply = ww.Failure, ww.expect, ww.b64url, ww.b64url_strict, ww.Reply
+
+TV = Path(__file__).resolve().parent.parent  # TestVectors/
+EUDI_DIR = g.SHARED_VECTORS / "external" / "eudi-verifier-endpoint"
+ORIGIN = ww.ORIGIN  # https://shop.example
+OTHER_ORIGIN = ww.OTHER_ORIGIN  # https://other.example
+HTTP_TIMEOUT = 30
+DEMO_INTEGRATOR_TOKEN = ww.DEMO_INTEGRATOR_TOKEN
+
+PROTOCOL_SIGNED = "openid4vp-v1-signed"
+PROTOCOL_UNSIGNED = "openid4vp-v1-unsigned"
+REQUEST_TYP = "oauth-authz-req+jwt"
+DC_API_MODES = ("dc_api", "dc_api.jwt")
+ENCRYPTED_MODES = ("dc_api.jwt", "direct_post.jwt")
+CONTENT_ENCRYPTIONS = {"A128GCM": 16, "A256GCM": 32}  # enc -> key bytes (HAIP: both)
+DCAPI_HANDOVER = "OpenID4VPDCAPIHandover"
+REDIRECT_HANDOVER = "OpenID4VPHandover"
+CREDENTIAL_ID = re.compile(r"[A-Za-z0-9_-]+")
+NONCE_MIN_CHARS = 22  # 16 bytes of entropy as base64url
+B64URL_ALPHABET = ww.B64URL_ALPHABET
+KEEP: Any = object()  # "no override" marker
+
+# --------------------------------------------------------------------------------------------------
+# EXPECTED CODES. These mirror verifierd's error codes (the `code` of a 4xx problem or of a 422 report; the names
+# that already exist come from Sources/MDoc/Verification/VerificationErrorCode.swift and the session desk). The
+# OpenID4VP routes are not written yet: align these with the service when they are.
+# --------------------------------------------------------------------------------------------------
+CODE_SESSION_ALREADY_USED = "SESSION_ALREADY_USED"  # 409 problem: a session answered a second time
+CODE_WALLET_DECLINED = "WALLET_DECLINED"  # 422: the wallet answered {"error": "access_denied"}
+CODE_UNKNOWN_CREDENTIAL_ID = "ELEMENT_NOT_REQUESTED"  # 422: vp_token keyed by an id the DCQL query does not have
+CODES_DEVICE_AUTH_FAILED = {"DEVICE_SIGNATURE_INVALID"}  # 422, check device.authentication failed
+# 422: two DeviceResponses for one credential query without "multiple": true
+CODES_TOO_MANY_PRESENTATIONS = {"VP_TOKEN_MALFORMED", "DEVICE_RESPONSE_MALFORMED"}
+# A JWE the service must not open: 400 problem or 422 report, with one of these codes.
+STATUSES_JWE_REFUSED = {400, 422}
+CODES_JWE_OTHER_SESSION_KEY = {"DECRYPTION_FAILED", "RECIPIENT_KEY_UNKNOWN"}
+CODES_JWE_WRONG_KID = {"RECIPIENT_KEY_UNKNOWN", "DECRYPTION_FAILED", "ENVELOPE_MALFORMED"}
+CODES_JWE_EPK_OFF_CURVE = {"ENVELOPE_MALFORMED", "DECRYPTION_FAILED"}
+CODES_JWE_BAD_ALG = {"ENVELOPE_UNSUPPORTED", "ALGORITHM_UNSUPPORTED", "ENVELOPE_MALFORMED"}
+# Cross-device: the response posted to response_uri a second time, and the result fetched after it was delivered.
+CODES_RESPONSE_POSTED_TWICE = {CODE_SESSION_ALREADY_USED}
+CODES_RESULT_ALREADY_FETCHED = {CODE_SESSION_ALREADY_USED, "RESULT_ALREADY_FETCHED"}
+STATUSES_REQUEST_URI_REUSED = {404, 409, 410}  # the request object is handed out once
+
+# Values the test holder discloses (the issuer signs exactly the disclosed elements).
+VALUES: dict[str, Any] = dict(ww.VALUES) | {
+    "issue_date": CBORTag(1004, "2024-06-01"),
+    "expiry_date": CBORTag(1004, "2034-06-01"),
+    "issuing_authority": "verifierd Test DMV",
+    "un_distinguishing_sign": "USA",
+    "age_in_years": 53,
+}
+DEFAULT_ELEMENTS = {"family_name": False, "given_name": False, "age_over_21": True}
+DEFAULT_DOCUMENTS = [{"docType": g.MDL_DOCTYPE, "elements": {g.MDL_NS: DEFAULT_ELEMENTS}}]
+
+
+def strict_json(raw: bytes | str, name: str) -> Any:
+    """JSON with no duplicate member names (json.loads alone keeps the last one silently)."""
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        names = [k for k, _ in items]
+        duplicates = sorted({k for k in names if names.count(k) > 1})
+        expect(not duplicates, f"{name}: duplicate member(s) {duplicates}")
+        return dict(items)
+    try:
+        return json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise Failure(f"{name} is not JSON: {error}") from None
+
+
+def check_expires_at(text: Any) -> None:
+    try:
+        expiry = dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        raise Failure(f"expiresAt {text!r} is not RFC 3339") from None
+    expect(expiry.tzinfo is not None and "T" in str(text), f"expiresAt {text!r} is not RFC 3339")
+
+
+# --------------------------------------------------------------------------------------------------
+# The request object, checked
+# --------------------------------------------------------------------------------------------------
+
+@dataclass
+class CredentialQuery:
+    id: str
+    doctype: str
+    claims: dict[str, dict[str, bool]]  # namespace -> element -> intent_to_retain
+    multiple: bool = False
+
+
+@dataclass
+class Session:
+    """One presentation request as the wallet understood it."""
+    session_id: str
+    flow: str  # "dc_api" | "cross-device"
+    origin: str
+    signed: bool
+    response_mode: str
+    params: dict
+    client_id: str | None
+    nonce: str
+    credentials: list[CredentialQuery]
+    jwk: dict | None = None  # the response-encryption key chosen (keys[0]), public JWK as sent
+    enc_values: list[str] = field(default_factory=list)
+    response_uri: str | None = None
+    leaf: x509.Certificate | None = None
+
+    @property
+    def requested(self) -> dict[str, dict[str, dict[str, bool]]]:
+        return requested_of(self.credentials)
+
+
+def requested_of(credentials: list[CredentialQuery]) -> dict[str, dict[str, dict[str, bool]]]:
+    out: dict[str, dict[str, dict[str, bool]]] = {}
+    for query in credentials:
+        for ns, elements in query.claims.items():
+            out.setdefault(query.doctype, {}).setdefault(ns, {}).update(elements)
+    return out
+
+
+def requested_by(documents: list[dict]) -> dict[str, dict[str, dict[str, bool]]]:
+    return {d["docType"]: d["elements"] for d in documents}
+
+
+def _self_signed(cert: x509.Certificate) -> bool:
+    if cert.issuer != cert.subject:
+        return False
+    try:
+        cert.verify_directly_issued_by(cert)
+        return True
+    except (ValueError, TypeError, InvalidSignature):
+        return False
+
+
+def check_x5c(x5c: Any, root: x509.Certificate) -> tuple[x509.Certificate, bytes]:
+    """x5c (RFC 7515 4.1.6: standard base64 DER, leaf first): no trust anchor, nothing self-signed (HAIP), a P-256
+    leaf, each certificate issued by the next and the last by `root` (AKI = issuer SKI, and the signature).
+    Returns (leaf, leaf DER)."""
+    expect(isinstance(x5c, list) and x5c and all(isinstance(c, str) for c in x5c),
+           "x5c is not a non-empty array of strings")
+    root_der = root.public_bytes(serialization.Encoding.DER)
+    chain: list[tuple[bytes, x509.Certificate]] = []
+    for index, text in enumerate(x5c):
+        try:
+            der = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise Failure(f"x5c[{index}] is not standard base64 (RFC 7515 4.1.6; base64url is wrong here)") from None
+        expect(base64.b64encode(der).decode() == text, f"x5c[{index}] is not canonical padded base64")
+        try:
+            cert = x509.load_der_x509_certificate(der)
+        except ValueError as error:
+            raise Failure(f"x5c[{index}] does not parse as an X.509 certificate: {error}") from None
+        expect(der != root_der, f"x5c[{index}] is the trust anchor itself (HAIP: the anchor is not sent in x5c)")
+        expect(not _self_signed(cert), f"x5c[{index}] is self-signed (HAIP: no self-signed signer, no anchor in x5c)")
+        chain.append((der, cert))
+    leaf_der, leaf = chain[0]
+    key = leaf.public_key()
+    expect(isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == "secp256r1",
+           "the x5c leaf's key is not P-256 (alg ES256)")
+    certs = [c for _, c in chain] + [root]
+    for index, (child, parent) in enumerate(zip(certs, certs[1:])):
+        what = f"x5c[{index}]"
+        parent_name = "the reader root (--reader-root)" if parent is root else f"x5c[{index + 1}]"
+        try:
+            aki = child.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value.key_identifier
+        except x509.ExtensionNotFound:
+            raise Failure(f"{what} has no authority key identifier") from None
+        try:
+            ski = parent.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
+        except x509.ExtensionNotFound:
+            raise Failure(f"{parent_name} has no subject key identifier") from None
+        expect(aki is not None and aki == ski,
+               f"{what}'s AKI {aki.hex() if aki else None} is not the SKI {ski.hex()} of {parent_name}")
+        try:
+            child.verify_directly_issued_by(parent)
+        except (ValueError, TypeError, InvalidSignature) as error:
+            raise Failure(f"{what} is not issued by {parent_name}: {error or 'bad signature'}") from None
+    return leaf, leaf_der
+
+
+def x509_hash_client_id(leaf_der: bytes) -> str:
+    return "x509_hash:" + b64url(hashlib.sha256(leaf_der).digest())
+
+
+def check_signed_request(jws: Any, root: x509.Certificate) -> tuple[dict, dict, x509.Certificate]:
+    """A compact JWS request object: header {alg: ES256, typ: oauth-authz-req+jwt, x5c}, the ES256 signature by the
+    x5c leaf, the chain to `root`, client_id = x509_hash of the leaf. Returns (header, payload, leaf)."""
+    expect(isinstance(jws, str) and jws, "the signed request is not a non-empty string")
+    parts = jws.split(".")
+    expect(len(parts) == 3, f"the signed request is not a compact JWS (3 parts, got {len(parts)})")
+    header = strict_json(b64url_strict(parts[0], "JWS protected header"), "JWS protected header")
+    expect(isinstance(header, dict), "the JWS protected header is not a JSON object")
+    expect(header.get("alg") == "ES256", f"JWS alg is {header.get('alg')!r}, not ES256")
+    expect(header.get("typ") == REQUEST_TYP, f"JWS typ is {header.get('typ')!r}, not {REQUEST_TYP!r} "
+                                             f"(OpenID4VP 5: wallets MUST NOT process it otherwise)")
+    expect("crit" not in header, f"JWS header has crit {header.get('crit')!r}, which this wallet does not understand")
+    expect("x5c" in header, "JWS header has no x5c")
+    payload_raw = b64url_strict(parts[1], "JWS payload")
+    signature = b64url_strict(parts[2], "JWS signature")
+    # the key first, from the leaf as sent; the chain check follows
+    try:
+        leaf_for_key = x509.load_der_x509_certificate(base64.b64decode(header["x5c"][0], validate=True))
+    except (binascii.Error, ValueError, TypeError, KeyError, IndexError):
+        leaf_for_key = None
+    expect(leaf_for_key is not None, "x5c[0] is not a base64 DER certificate")
+    key = leaf_for_key.public_key()
+    expect(isinstance(key, ec.EllipticCurvePublicKey) and key.curve.name == "secp256r1",
+           "the x5c leaf's key is not P-256 (alg ES256)")
+    expect(len(signature) == 64, f"the JWS signature is {len(signature)} bytes, not 64 (ES256 r||s)")
+    expect(g.ecdsa_verify_raw(key, signature, f"{parts[0]}.{parts[1]}".encode(), hashes.SHA256()),
+           "the JWS signature does not verify with the x5c leaf's key")
+    leaf, leaf_der = check_x5c(header["x5c"], root)
+    payload = strict_json(payload_raw, "request object")
+    expect(isinstance(payload, dict), "the request object is not a JSON object")
+    expected_client_id = x509_hash_client_id(leaf_der)
+    expect(payload.get("client_id") == expected_client_id,
+           f"client_id {payload.get('client_id')!r} is not the leaf's x509_hash {expected_client_id!r}")
+    return header, payload, leaf
+
+
+def check_enc_jwk(jwk: Any, where: str) -> ec.EllipticCurvePublicKey:
+    """A public P-256 EC JWK for ECDH-ES response encryption, with kid, use enc, alg ECDH-ES, no private part."""
+    expect(isinstance(jwk, dict), f"{where} is not a JSON object")
+    expect(jwk.get("kty") == "EC" and jwk.get("crv") == "P-256", f"{where} is not an EC P-256 JWK: "
+                                                                 f"kty {jwk.get('kty')!r}, crv {jwk.get('crv')!r}")
+    expect(isinstance(jwk.get("kid"), str) and jwk["kid"], f"{where} has no kid")
+    expect(jwk.get("use") == "enc", f"{where}: use is {jwk.get('use')!r}, not 'enc'")
+    expect(jwk.get("alg") == "ECDH-ES", f"{where}: alg is {jwk.get('alg')!r}, not 'ECDH-ES'")
+    expect("d" not in jwk, f"{where} carries its private key d")
+    x = b64url_strict(jwk.get("x"), f"{where}.x")
+    y = b64url_strict(jwk.get("y"), f"{where}.y")
+    expect(len(x) == 32 and len(y) == 32, f"{where}: x and y are not 32 bytes each")
+    try:
+        return ec.EllipticCurvePublicNumbers(int.from_bytes(x, "big"), int.from_bytes(y, "big"),
+                                             ec.SECP256R1()).public_key()
+    except ValueError:
+        raise Failure(f"{where} is not a point on P-256") from None
+
+
+def check_dcql(query: Any) -> list[CredentialQuery]:
+    """DCQL (OpenID4VP 6) for mso_mdoc (B.2.3, B.2.4): credential queries with a unique id, format mso_mdoc,
+    meta.doctype_value, and claims with path [namespace, element] and a boolean intent_to_retain."""
+    expect(isinstance(query, dict), "dcql_query is missing or not a JSON object")
+    credentials = query.get("credentials")
+    expect(isinstance(credentials, list) and credentials, "dcql_query.credentials is not a non-empty array")
+    out: list[CredentialQuery] = []
+    for index, credential in enumerate(credentials):
+        where = f"dcql_query.credentials[{index}]"
+        expect(isinstance(credential, dict), f"{where} is not an object")
+        cid = credential.get("id")
+        expect(isinstance(cid, str) and CREDENTIAL_ID.fullmatch(cid) is not None,
+               f"{where}.id {cid!r} is not a non-empty [A-Za-z0-9_-] string")
+        expect(all(q.id != cid for q in out), f"{where}.id {cid!r} is used twice")
+        expect(credential.get("format") == "mso_mdoc", f"{where}.format is {credential.get('format')!r}, not mso_mdoc")
+        meta = credential.get("meta")
+        expect(isinstance(meta, dict) and isinstance(meta.get("doctype_value"), str) and meta["doctype_value"],
+               f"{where}.meta.doctype_value is missing")
+        multiple = credential.get("multiple", False)
+        expect(isinstance(multiple, bool), f"{where}.multiple is not a boolean")
+        claims = credential.get("claims")
+        expect(isinstance(claims, list) and claims, f"{where}.claims is not a non-empty array")
+        by_ns: dict[str, dict[str, bool]] = {}
+        for claim_index, claim in enumerate(claims):
+            at = f"{where}.claims[{claim_index}]"
+            expect(isinstance(claim, dict), f"{at} is not an object")
+            path = claim.get("path")
+            expect(isinstance(path, list) and len(path) == 2 and all(isinstance(p, str) and p for p in path),
+                   f"{at}.path {path!r} is not [namespace, element] (OpenID4VP 7.2)")
+            intent = claim.get("intent_to_retain")
+            expect(isinstance(intent, bool), f"{at}.intent_to_retain is {intent!r}, not a boolean")
+            ns, element = path
+            expect(element not in by_ns.get(ns, {}), f"{at}.path {path} is requested twice")
+            by_ns.setdefault(ns, {})[element] = intent
+        out.append(CredentialQuery(cid, meta["doctype_value"], by_ns, multiple))
+    sets = query.get("credential_sets")
+    if sets is not None:
+        expect(isinstance(sets, list) and sets, "dcql_query.credential_sets is not a non-empty array")
+        known = {q.id for q in out}
+        for index, entry in enumerate(sets):
+            options = entry.get("options") if isinstance(entry, dict) else None
+            expect(isinstance(options, list) and options
+                   and all(isinstance(o, list) and o and set(o) <= known for o in options),
+                   f"dcql_query.credential_sets[{index}].options do not reference known credential ids")
+    return out
+
+
+def check_request_object(params: Any, *, signed: bool, response_mode: str, origin: str | None) -> dict:
+    """The request parameters (the signed payload or the unsigned object). `origin` is the DC API caller's (None for
+    the redirect flow, where expected_origins does not apply). Returns what the holder needs."""
+    expect(isinstance(params, dict), "the request parameters are not a JSON object")
+    if signed:
+        if origin is not None:
+            origins = params.get("expected_origins")
+            expect(isinstance(origins, list) and origins and all(isinstance(o, str) for o in origins),
+                   "expected_origins is missing or not a non-empty array of strings (A.2: required when signed)")
+            expect(origin in origins, f"the origin {origin!r} is not in expected_origins {origins}")
+    else:
+        expect("client_id" not in params, "the unsigned request carries client_id (A.2: it MUST be omitted)")
+        expect("expected_origins" not in params, "the unsigned request carries expected_origins (signed only)")
+        expect("request" not in params, "the unsigned request carries a request parameter")
+    expect(params.get("response_type") == "vp_token", f"response_type is {params.get('response_type')!r}, "
+                                                       f"not 'vp_token'")
+    expect(params.get("response_mode") == response_mode,
+           f"response_mode is {params.get('response_mode')!r}, not {response_mode!r}")
+    nonce = params.get("nonce")
+    expect(isinstance(nonce, str) and len(nonce) >= NONCE_MIN_CHARS and set(nonce) <= B64URL_ALPHABET,
+           f"nonce {nonce!r} is not a base64url string of >= {NONCE_MIN_CHARS} characters (16 bytes of entropy)")
+    expect("transaction_data" not in params, "the request has transaction_data, which this wallet does not support "
+                                             "(OpenID4VP 5.1: it must then refuse)")
+    expect("scope" not in params, "the request has a scope next to dcql_query")
+    credentials = check_dcql(params.get("dcql_query"))
+    metadata = params.get("client_metadata")
+    expect(isinstance(metadata, dict), "client_metadata is missing or not a JSON object")
+    formats = metadata.get("vp_formats_supported")
+    expect(isinstance(formats, dict) and isinstance(formats.get("mso_mdoc"), dict),
+           "client_metadata.vp_formats_supported.mso_mdoc is missing")
+    parsed: dict[str, Any] = {"nonce": nonce, "credentials": credentials, "jwk": None, "enc_values": [],
+                              "response_uri": None}
+    if response_mode in ENCRYPTED_MODES:
+        jwks = metadata.get("jwks")
+        keys = jwks.get("keys") if isinstance(jwks, dict) else None
+        expect(isinstance(keys, list) and keys, "client_metadata.jwks.keys is missing or empty")
+        kids = [k.get("kid") if isinstance(k, dict) else None for k in keys]
+        expect(all(isinstance(k, str) and k for k in kids) and len(set(kids)) == len(kids),
+               f"every JWK in client_metadata.jwks needs its own kid: {kids}")
+        check_enc_jwk(keys[0], "client_metadata.jwks.keys[0]")
+        enc_values = metadata.get("encrypted_response_enc_values_supported", ["A128GCM"])
+        expect(isinstance(enc_values, list) and enc_values and set(enc_values) <= set(CONTENT_ENCRYPTIONS),
+               f"encrypted_response_enc_values_supported {enc_values!r} is not a non-empty subset of "
+               f"{sorted(CONTENT_ENCRYPTIONS)}")
+        parsed.update(jwk=keys[0], enc_values=enc_values)
+    if response_mode.startswith("direct_post"):
+        uri = params.get("response_uri")
+        parts = urllib.parse.urlsplit(uri) if isinstance(uri, str) else None
+        expect(parts is not None and parts.scheme in ("http", "https") and parts.netloc,
+               f"response_uri {uri!r} is not an absolute http(s) URL")
+        expect("redirect_uri" not in params, "redirect_uri next to response_uri (OpenID4VP 8.2)")
+        parsed["response_uri"] = uri
+    return parsed
+
+
+def check_dc_api_answer(answer: Any, origin: str, signed: bool, mode: str, root: x509.Certificate) -> Session:
+    """A 201 answer of POST /v1/oid4vp/requests for the DC API flow."""
+    expect(isinstance(answer, dict), "the answer is not a JSON object")
+    session_id, request = answer.get("sessionId"), answer.get("request")
+    expect(isinstance(session_id, str) and session_id, "sessionId is not a non-empty string")
+    check_expires_at(answer.get("expiresAt"))
+    protocol = PROTOCOL_SIGNED if signed else PROTOCOL_UNSIGNED
+    expect(isinstance(request, dict) and request.get("protocol") == protocol and isinstance(request.get("data"), dict),
+           f"request is not {{protocol: {protocol}, data: {{...}}}}: {json.dumps(request)[:200]}")
+    data = request["data"]
+    leaf = None
+    if signed:
+        expect(set(data) == {"request"}, f"signed data has members {sorted(data)}, not just 'request'")
+        _, params, leaf = check_signed_request(data["request"], root)
+    else:
+        params = data
+    parsed = check_request_object(params, signed=signed, response_mode=mode, origin=origin)
+    return Session(session_id, "dc_api", origin, signed, mode, params, params.get("client_id") if signed else None,
+                   parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"], None, leaf)
+
+
+def parse_authorization_request(text: Any) -> tuple[str, str]:
+    """openid4vp://?client_id=...&request_uri=... -> (client_id, request_uri)."""
+    expect(isinstance(text, str), "authorizationRequest is not a string")
+    parts = urllib.parse.urlsplit(text)
+    expect(parts.scheme == "openid4vp", f"authorizationRequest {text!r} does not use the openid4vp: scheme")
+    try:
+        query = urllib.parse.parse_qs(parts.query, keep_blank_values=True, strict_parsing=True)
+    except ValueError as error:
+        raise Failure(f"authorizationRequest query does not parse: {error}") from None
+    for name, values in query.items():
+        expect(len(values) == 1, f"authorizationRequest has {name} {len(values)} times")
+    expect("client_id" in query and "request_uri" in query,
+           f"authorizationRequest lacks client_id or request_uri: {sorted(query)}")
+    method = query.get("request_uri_method", ["get"])[0]
+    expect(method == "get", f"request_uri_method {method!r}: this wallet only GETs")
+    return query["client_id"][0], query["request_uri"][0]
+
+
+# --------------------------------------------------------------------------------------------------
+# The holder: transcripts, DeviceResponse, vp_token, JWE
+# --------------------------------------------------------------------------------------------------
+
+def jwk_thumbprint(jwk: dict) -> bytes:
+    """RFC 7638 SHA-256 thumbprint of an EC JWK: the required members crv, kty, x, y in lexicographic order, no
+    whitespace."""
+    canonical = "{" + ",".join(f'"{k}":"{jwk[k]}"' for k in ("crv", "kty", "x", "y")) + "}"
+    return hashlib.sha256(canonical.encode()).digest()
+
+
+def handover_info_bytes(info: list) -> bytes:
+    return cbor2.dumps(info)
+
+
+def transcript_of(handover_name: str, info: list) -> bytes:
+    return cbor2.dumps([None, None, [handover_name, hashlib.sha256(handover_info_bytes(info)).digest()]])
+
+
+def dcapi_transcript(origin: str, nonce: str, thumbprint: bytes | None) -> bytes:
+    """B.2.6.2: [null, null, ["OpenID4VPDCAPIHandover", SHA-256(CBOR([origin, nonce, jwkThumbprint / null]))]]."""
+    return transcript_of(DCAPI_HANDOVER, [origin, nonce, thumbprint])
+
+
+def redirect_transcript(client_id: str, nonce: str, thumbprint: bytes | None, response_uri: str) -> bytes:
+    """B.2.6.1: [null, null, ["OpenID4VPHandover", SHA-256(CBOR([client_id, nonce, jwkThumbprint / null,
+    response_uri]))]]."""
+    return transcript_of(REDIRECT_HANDOVER, [client_id, nonce, thumbprint, response_uri])
+
+
+def session_transcript(s: Session, *, origin: str | None = None, nonce: str | None = None,
+                       handover_name: str | None = None, thumbprint: Any = KEEP) -> bytes:
+    """The transcript for `s`; each keyword replaces one input (for the negative scenarios)."""
+    if thumbprint is KEEP:
+        thumbprint = jwk_thumbprint(s.jwk) if s.response_mode in ENCRYPTED_MODES else None
+    nonce = nonce if nonce is not None else s.nonce
+    if s.flow == "dc_api":
+        return transcript_of(handover_name or DCAPI_HANDOVER, [origin or s.origin, nonce, thumbprint])
+    return transcript_of(handover_name or REDIRECT_HANDOVER, [s.client_id, nonce, thumbprint, s.response_uri])
+
+
+def device_response(doctype: str, claims: dict[str, dict[str, bool]], transcript: bytes,
+                    label: str = "oid4vp-wallet") -> bytes:
+    """A DeviceResponse with one document holding exactly `claims` (values from VALUES), device-signed over
+    `transcript` under the test (or --issuer) document signer."""
+    unknown = [f"{ns}/{e}" for ns, els in claims.items() for e in els if ns != g.MDL_NS or e not in VALUES]
+    expect(not unknown, f"this test wallet holds no value for {unknown}")
+    elements = [(e, VALUES[e]) for e in claims.get(g.MDL_NS, {})]
+    spec = g.DocSpec(label, ds="ds-p256", elements=elements, transcript=transcript, doc_type=doctype,
+                     device_auth="signature")
+    document, _ = g.issue_document(spec, ww.issuer())
+    return g.device_response([document])
+
+
+def vp_token(s: Session, transcript: bytes, *, key: str | None = None, copies: int = 1) -> dict:
+    """{credential id: [base64url DeviceResponse, ...]}; `key` replaces the id of the first query, `copies` > 1
+    puts that many distinct DeviceResponses under it."""
+    token: dict[str, list[str]] = {}
+    for index, query in enumerate(s.credentials):
+        presentations = [b64url(device_response(query.doctype, query.claims, transcript,
+                                                "oid4vp-wallet" + (f"-{n}" if n else "")))
+                         for n in range(copies if index == 0 else 1)]
+        token[key if (key and index == 0) else query.id] = presentations
+    return token
+
+
+def concat_kdf(z: bytes, enc: str, key_length: int, apu: bytes = b"", apv: bytes = b"") -> bytes:
+    """RFC 7518 4.6.2 (NIST SP 800-56A Concat KDF, SHA-256) for direct key agreement: AlgorithmID = enc."""
+    def counted(data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + data
+    other_info = counted(enc.encode()) + counted(apu) + counted(apv) + (8 * key_length).to_bytes(4, "big")
+    out = b""
+    counter = 1
+    while len(out) < key_length:
+        out += hashlib.sha256(counter.to_bytes(4, "big") + z + other_info).digest()
+        counter += 1
+    return out[:key_length]
+
+
+def jwk_public_key(jwk: dict) -> ec.EllipticCurvePublicKey:
+    return ec.EllipticCurvePublicNumbers(int.from_bytes(b64url_strict(jwk["x"], "x"), "big"),
+                                         int.from_bytes(b64url_strict(jwk["y"], "y"), "big"),
+                                         ec.SECP256R1()).public_key()
+
+
+def _epk(key: ec.EllipticCurvePublicKey) -> dict:
+    numbers = key.public_numbers()
+    return {"kty": "EC", "crv": "P-256", "x": b64url(numbers.x.to_bytes(32, "big")),
+            "y": b64url(numbers.y.to_bytes(32, "big"))}
+
+
+def _off_curve(epk: dict) -> dict:
+    """The same x with a y one bit off: not a point of P-256 (checked)."""
+    y = bytearray(b64url_strict(epk["y"], "y"))
+    y[-1] ^= 0x01
+    bad = dict(epk, y=b64url(bytes(y)))
+    try:
+        jwk_public_key(bad)
+    except ValueError:
+        return bad
+    raise AssertionError("the altered epk is still on the curve")
+
+
+def jwe_encrypt(jwk: dict, plaintext: bytes, enc: str = "A128GCM", *, kid: Any = KEEP, alg: str = "ECDH-ES",
+                epk_off_curve: bool = False, encrypted_key: bytes = b"") -> str:
+    """Compact JWE (RFC 7516) to `jwk`: ECDH-ES direct key agreement with a fresh P-256 ephemeral key, Concat KDF,
+    AES-GCM with the protected header's base64url as AAD. The keywords break one thing for negative scenarios (the
+    content is still encrypted with the ECDH-ES key, so only that one thing is wrong)."""
+    ephemeral = ec.generate_private_key(ec.SECP256R1())
+    z = ephemeral.exchange(ec.ECDH(), jwk_public_key(jwk))
+    epk = _epk(ephemeral.public_key())
+    header: dict[str, Any] = {"alg": alg, "enc": enc}
+    kid = jwk.get("kid") if kid is KEEP else kid
+    if kid is not None:
+        header["kid"] = kid
+    header["epk"] = _off_curve(epk) if epk_off_curve else epk
+    protected = b64url(json.dumps(header, separators=(",", ":")).encode())
+    cek = concat_kdf(z, enc, CONTENT_ENCRYPTIONS[enc])
+    iv = secrets.token_bytes(12)
+    sealed = AESGCM(cek).encrypt(iv, plaintext, protected.encode("ascii"))
+    return ".".join([protected, b64url(encrypted_key), b64url(iv), b64url(sealed[:-16]), b64url(sealed[-16:])])
+
+
+def jwe_decrypt(compact: str, key: ec.EllipticCurvePrivateKey) -> tuple[dict, bytes]:
+    """The recipient side (self-test only): ECDH-ES + A128GCM/A256GCM compact JWE -> (header, plaintext)."""
+    protected, encrypted_key, iv, ciphertext, tag = compact.split(".")
+    header = strict_json(b64url_strict(protected, "JWE header"), "JWE header")
+    expect(header.get("alg") == "ECDH-ES" and header.get("enc") in CONTENT_ENCRYPTIONS and encrypted_key == "",
+           f"unsupported JWE header {header}")
+    z = key.exchange(ec.ECDH(), jwk_public_key(header["epk"]))
+    apu = b64url_strict(header["apu"], "apu") if "apu" in header else b""
+    apv = b64url_strict(header["apv"], "apv") if "apv" in header else b""
+    cek = concat_kdf(z, header["enc"], CONTENT_ENCRYPTIONS[header["enc"]], apu, apv)
+    plaintext = AESGCM(cek).decrypt(b64url_strict(iv, "iv"), b64url_strict(ciphertext, "ciphertext")
+                                    + b64url_strict(tag, "tag"), protected.encode("ascii"))
+    return header, plaintext
+
+
+def answer(s: Session, *, transcript: bytes | None = None, vp: dict | None = None, enc: str | None = None,
+           recipient: dict | None = None, **jwe_options: Any) -> dict:
+    """What the wallet returns: {vp_token} for dc_api, {response: <JWE>} for the encrypted modes (for
+    direct_post.jwt the value goes into the form)."""
+    transcript = transcript if transcript is not None else session_transcript(s)
+    vp = vp if vp is not None else vp_token(s, transcript)
+    if s.response_mode not in ENCRYPTED_MODES:
+        return {"vp_token": vp}
+    enc = enc or "A128GCM"
+    expect(enc in s.enc_values, f"the service does not offer {enc} in encrypted_response_enc_values_supported "
+                                f"{s.enc_values} (HAIP: verifiers support A128GCM and A256GCM)")
+    payload = json.dumps({"vp_token": vp}, separators=(",", ":")).encode()
+    return {"response": jwe_encrypt(recipient or s.jwk, payload, enc, **jwe_options)}
+
+
+# --------------------------------------------------------------------------------------------------
+# HTTP
+# --------------------------------------------------------------------------------------------------
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:  # a 30x comes back as an HTTPError
+        return None
+
+
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Client:
+    def __init__(self, base_url: str, root: x509.Certificate, token: str = DEMO_INTEGRATOR_TOKEN,
+                 enc: str = "A128GCM", public_base_url: str | None = None) -> None:
+        self.base_url, self.root, self.token, self.enc = base_url.rstrip("/"), root, token, enc
+        self.public_base_url = public_base_url.rstrip("/") if public_base_url else None
+
+    def local(self, url: str) -> str:
+        """A path under --base-url, or a URL the service gave: mapped from --public-base-url, and only on the base
+        URL's host or a loopback address."""
+        if url.startswith("/"):
+            url = self.base_url + url
+        elif self.public_base_url and (url == self.public_base_url or url.startswith(self.public_base_url + "/")):
+            url = self.base_url + url[len(self.public_base_url):]
+        parts = urllib.parse.urlsplit(url)
+        expect(parts.scheme in ("http", "https") and parts.hostname, f"{url!r} is not an http(s) URL")
+        expect(parts.hostname == urllib.parse.urlsplit(self.base_url).hostname or _loopback(parts.hostname),
+               f"refusing to contact {parts.hostname} ({url}): neither the --base-url host nor loopback "
+               f"(map the service's public URL with --public-base-url)")
+        return url
+
+    def send(self, method: str, url: str, data: bytes | None = None, content_type: str | None = None,
+             auth: bool = True, accept: str = "application/json") -> Reply:
+        headers = {"Accept": accept}
+        if content_type:
+            headers["Content-Type"] = content_type
+        if auth:
+            headers["Authorization"] = "Bearer " + self.token
+        target = self.local(url)
+        request = urllib.request.Request(target, data=data, method=method, headers=headers)
+        try:
+            with _OPENER.open(request, timeout=HTTP_TIMEOUT) as response:
+                status, raw, ctype = response.status, response.read(), response.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as error:
+            status, ctype = error.code, error.headers.get("Content-Type", "") if error.headers else ""
+            try:
+                raw = error.read()
+            except OSError:
+                raw = b""
+        except (urllib.error.URLError, OSError) as error:  # refused, reset, timed out
+            raise Failure(f"{method} {target}: {error}") from None
+        text = raw.decode("utf-8", "replace")
+        try:
+            parsed = json.loads(text) if text else {}
+        except json.JSONDecodeError:
+            parsed = {}
+        return Reply(status, parsed, text, ctype)
+
+    def post_json(self, path: str, body: dict) -> Reply:
+        return self.send("POST", path, json.dumps(body).encode(), "application/json")
+
+    def create(self, origin: str = ORIGIN, documents: list | None = DEFAULT_DOCUMENTS, response_mode: str | None = None,
+               signed: bool | None = None, flow: str | None = None) -> Reply:
+        body: dict[str, Any] = {"origin": origin}
+        for name, value in (("documents", documents), ("responseMode", response_mode), ("signed", signed),
+                            ("flow", flow)):
+            if value is not None:
+                body[name] = value
+        return self.post_json("/v1/oid4vp/requests", body)
+
+    def make(self, signed: bool = True, mode: str = "dc_api.jwt", documents: list = DEFAULT_DOCUMENTS,
+             origin: str = ORIGIN) -> Session:
+        reply = self.create(origin, documents, mode, signed, "dc_api")
+        if reply.status != 201:
+            raise reply.fail("/v1/oid4vp/requests did not answer 201")
+        session = check_dc_api_answer(reply.body, origin, signed, mode, self.root)
+        expect(session.requested == requested_by(documents),
+               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        return session
+
+    def make_cross_device(self, documents: list = DEFAULT_DOCUMENTS) -> tuple[Session, str]:
+        """Creates a cross-device session and fetches its request object once. Returns (session, request_uri)."""
+        reply = self.create(ORIGIN, documents, None, None, "cross-device")
+        if reply.status != 201:
+            raise reply.fail("/v1/oid4vp/requests (cross-device) did not answer 201")
+        body = reply.body
+        expect(isinstance(body, dict) and isinstance(body.get("sessionId"), str) and body["sessionId"],
+               "sessionId is not a non-empty string")
+        check_expires_at(body.get("expiresAt"))
+        expect("request" not in body, "a cross-device answer carries a DC API request")
+        client_id, request_uri = parse_authorization_request(body.get("authorizationRequest"))
+        fetched = self.send("GET", request_uri, auth=False, accept="application/oauth-authz-req+jwt")
+        if fetched.status != 200:
+            raise fetched.fail("GET request_uri did not answer 200")
+        expect(fetched.content_type.split(";")[0].strip() == "application/oauth-authz-req+jwt",
+               f"request_uri answered {fetched.content_type!r}, not application/oauth-authz-req+jwt")
+        _, params, leaf = check_signed_request(fetched.text.strip(), self.root)
+        expect(params.get("client_id") == client_id,
+               f"the request object's client_id {params.get('client_id')!r} is not the authorization request's "
+               f"{client_id!r}")
+        parsed = check_request_object(params, signed=True, response_mode="direct_post.jwt", origin=None)
+        session = Session(body["sessionId"], "cross-device", ORIGIN, True, "direct_post.jwt", params, client_id,
+                          parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"],
+                          parsed["response_uri"], leaf)
+        expect(session.requested == requested_by(documents),
+               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        return session, request_uri
+
+    def verify(self, session_id: str, response: dict) -> Reply:
+        return self.post_json("/v1/oid4vp/verify", {"sessionId": session_id, "response": response})
+
+    def post_response(self, s: Session, jwe: str) -> Reply:
+        form = urllib.parse.urlencode({"response": jwe}).encode()
+        return self.send("POST", s.response_uri, form, "application/x-www-form-urlencoded", auth=False)
+
+    def result(self, session_id: str) -> Reply:
+        return self.send("GET", f"/v1/oid4vp/sessions/{urllib.parse.quote(session_id, safe='')}/result")
+
+
+# --------------------------------------------------------------------------------------------------
+# What the service answers, checked
+# --------------------------------------------------------------------------------------------------
+
+def reply_code(reply: Reply) -> str | None:
+    body = reply.body if isinstance(reply.body, dict) else {}
+    return body.get("code") or body.get("failureCode")
+
+
+def expect_refused(reply: Reply, statuses: set[int], codes: set[str] | None, what: str) -> None:
+    """A 4xx problem or a 422 report that did not verify, with one of `codes` (None: any)."""
+    body = reply.body if isinstance(reply.body, dict) else {}
+    if reply.status not in statuses or body.get("verified") is True or (codes is not None
+                                                                        and reply_code(reply) not in codes):
+        raise reply.fail(f"{what}: expected status {sorted(statuses)} with code "
+                         f"{'any' if codes is None else sorted(codes)}")
+
+
+def expect_device_auth_failed(reply: Reply, what: str) -> None:
+    expect_refused(reply, {422}, CODES_DEVICE_AUTH_FAILED, what)
+    documents = reply.body.get("documents") if isinstance(reply.body, dict) else None
+    if documents:
+        check = ww.check_of(documents[0], "device.authentication")
+        if check.get("outcome") != "failed":
+            raise reply.fail(f"{what}: check device.authentication is {check or 'absent'}, not failed")
+        if "claims" in documents[0]:
+            raise reply.fail(f"{what}: a failed report carries claims")
+
+
+def expect_verified(reply: Reply, s: Session) -> list[dict]:
+    """200, verified, one document per credential query whose claims are exactly the disclosed values and where no
+    check failed (request.elements passed)."""
+    body = reply.body if isinstance(reply.body, dict) else {}
+    if reply.status != 200 or body.get("verified") is not True:
+        raise reply.fail("expected 200 verified")
+    documents = body.get("documents")
+    if not (isinstance(documents, list) and len(documents) == len(s.credentials)
+            and all(isinstance(d, dict) for d in documents)):
+        raise reply.fail(f"expected {len(s.credentials)} document(s) in the report")
+    for query in s.credentials:
+        document = next((d for d in documents if d.get("docType") == query.doctype), None)
+        if document is None or document.get("verified") is not True:
+            raise reply.fail(f"no verified {query.doctype} in the report")
+        expected = g.json_claims({ns: {e: VALUES[e] for e in els} for ns, els in query.claims.items()})
+        if document.get("claims") != expected:
+            raise reply.fail(f"claims differ from {expected}")
+        failed = [c for c in document.get("checks", []) if isinstance(c, dict) and c.get("outcome") == "failed"]
+        if failed:
+            raise reply.fail(f"verified although checks failed: {failed}")
+        if ww.check_of(document, "request.elements").get("outcome") != "passed":
+            raise reply.fail("check request.elements did not pass")
+        if document.get("notReturned"):
+            raise reply.fail("notReturned present although everything came back")
+    return documents
+
+
+# --------------------------------------------------------------------------------------------------
+# Scenarios: each returns (status, code, detail) or raises Failure
+# --------------------------------------------------------------------------------------------------
+
+_verified_body: dict = {}
+
+
+def _elements(s: Session) -> str:
+    return ", ".join(f"{e}{'(retain)' if r else ''}" for q in s.credentials for els in q.claims.values()
+                     for e, r in els.items())
+
+
+def scenario_verified(signed: bool, mode: str, enc: str | None) -> Callable[[Client], tuple]:
+    def run(c: Client) -> tuple:
+        s = c.make(signed, mode)
+        response = answer(s, enc=enc)
+        reply = c.verify(s.session_id, response)
+        expect_verified(reply, s)
+        _verified_body.setdefault("body", {"sessionId": s.session_id, "response": response})
+        how = f"{'signed' if signed else 'unsigned'} {mode}" + (f" {enc}, kid {s.jwk['kid']!r}" if enc else "")
+        return reply.status, None, f"{how}: {_elements(s)} verified"
+    return run
+
+
+def scenario_cross_device(c: Client) -> tuple:
+    s, _ = c.make_cross_device()
+    posted = c.post_response(s, answer(s, enc=c.enc)["response"])
+    if posted.status != 200 or not isinstance(posted.body, dict):
+        raise posted.fail("the response_uri POST did not answer 200 with a JSON object")
+    redirect = posted.body.get("redirect_uri")
+    expect(redirect is None or isinstance(redirect, str), f"redirect_uri {redirect!r} is not a string")
+    result = c.result(s.session_id)
+    expect_verified(result, s)
+    return result.status, None, (f"direct_post.jwt {c.enc} to {s.response_uri}; result verified ({_elements(s)})"
+                                 + (f"; redirect_uri {redirect}" if redirect else ""))
+
+
+def scenario_cross_device_request_once(c: Client) -> tuple:
+    _, request_uri = c.make_cross_device()
+    again = c.send("GET", request_uri, auth=False, accept="application/oauth-authz-req+jwt")
+    if again.status not in STATUSES_REQUEST_URI_REUSED:
+        raise again.fail(f"a second GET of request_uri: expected {sorted(STATUSES_REQUEST_URI_REUSED)}")
+    return again.status, reply_code(again), "the request object is handed out once"
+
+
+def scenario_cross_device_posted_twice(c: Client) -> tuple:
+    s, _ = c.make_cross_device()
+    jwe = answer(s, enc=c.enc)["response"]
+    first = c.post_response(s, jwe)
+    if first.status != 200:
+        raise first.fail("the first response_uri POST did not answer 200")
+    second = c.post_response(s, jwe)
+    expect_refused(second, {409}, CODES_RESPONSE_POSTED_TWICE, "the same response posted again")
+    return second.status, reply_code(second), "first POST 200, the same response again 409"
+
+
+def scenario_cross_device_result(c: Client) -> tuple:
+    s, _ = c.make_cross_device()
+    pending = c.result(s.session_id)
+    if pending.status != 202:
+        raise pending.fail("the result before the wallet answered: expected 202")
+    posted = c.post_response(s, answer(s, enc=c.enc)["response"])
+    if posted.status != 200:
+        raise posted.fail("the response_uri POST did not answer 200")
+    expect_verified(c.result(s.session_id), s)
+    third = c.result(s.session_id)
+    expect_refused(third, {409}, CODES_RESULT_ALREADY_FETCHED, "the result fetched again")
+    return third.status, reply_code(third), "result 202 before the answer, 200 verified after, then 409"
+
+
+def scenario_replay(c: Client) -> tuple:
+    if not _verified_body:  # run alone: make the first use here
+        scenario_verified(True, "dc_api.jwt", c.enc)(c)
+    body = _verified_body["body"]
+    reply = c.verify(body["sessionId"], body["response"])
+    ww.expect_problem(reply, 409, CODE_SESSION_ALREADY_USED)
+    return reply.status, reply.code, "the verified body a second time"
+
+
+def scenario_wallet_error(c: Client) -> tuple:
+    s = c.make()
+    reply = c.verify(s.session_id, {"error": "access_denied", "error_description": "the user declined"})
+    expect_refused(reply, {422}, {CODE_WALLET_DECLINED}, "{error: access_denied}")
+    return reply.status, reply_code(reply), "the wallet's access_denied reported"
+
+
+def scenario_other_session_key(c: Client) -> tuple:
+    a, b = c.make(), c.make()
+    reply = c.verify(a.session_id, answer(a, enc=c.enc, recipient=b.jwk))
+    expect_refused(reply, STATUSES_JWE_REFUSED, CODES_JWE_OTHER_SESSION_KEY, "a JWE to another session's key")
+    return reply.status, reply_code(reply), "A's answer encrypted to B's key (and kid) posted to A: refused"
+
+
+def scenario_wrong_kid(c: Client) -> tuple:
+    s = c.make()
+    reply = c.verify(s.session_id, answer(s, enc=c.enc, kid="not-" + s.jwk["kid"]))
+    expect_refused(reply, STATUSES_JWE_REFUSED, CODES_JWE_WRONG_KID, "a JWE with a kid the session does not have")
+    return reply.status, reply_code(reply), "right key, kid of no key: refused"
+
+
+def scenario_epk_off_curve(c: Client) -> tuple:
+    s = c.make()
+    reply = c.verify(s.session_id, answer(s, enc=c.enc, epk_off_curve=True))
+    expect_refused(reply, STATUSES_JWE_REFUSED, CODES_JWE_EPK_OFF_CURVE, "a JWE whose epk is not on P-256")
+    return reply.status, reply_code(reply), "epk with y one bit off (invalid-curve attack shape): refused"
+
+
+def scenario_bad_alg(alg: str) -> Callable[[Client], tuple]:
+    def run(c: Client) -> tuple:
+        s = c.make()
+        extra = {"encrypted_key": secrets.token_bytes(256)} if alg.startswith("RSA") else {}
+        reply = c.verify(s.session_id, answer(s, enc=c.enc, alg=alg, **extra))
+        expect_refused(reply, STATUSES_JWE_REFUSED, CODES_JWE_BAD_ALG, f"a JWE with alg {alg}")
+        return reply.status, reply_code(reply), f"JWE header alg {alg!r} (content still ECDH-ES encrypted): refused"
+    return run
+
+
+def scenario_device_auth(what: str, **overrides: Any) -> Callable[[Client], tuple]:
+    def run(c: Client) -> tuple:
+        s = c.make()
+        kwargs = dict(overrides)
+        if kwargs.get("nonce") == "fresh":
+            kwargs["nonce"] = b64url(secrets.token_bytes(32))
+        transcript = session_transcript(s, **kwargs)
+        reply = c.verify(s.session_id, answer(s, transcript=transcript, enc=c.enc))
+        expect_device_auth_failed(reply, what)
+        return reply.status, reply_code(reply), f"DeviceResponse over {what}: device.authentication failed"
+    return run
+
+
+def scenario_unknown_credential_id(c: Client) -> tuple:
+    s = c.make()
+    transcript = session_transcript(s)
+    reply = c.verify(s.session_id, answer(s, vp=vp_token(s, transcript, key="not_asked_for"), enc=c.enc))
+    expect_refused(reply, {422}, {CODE_UNKNOWN_CREDENTIAL_ID}, "vp_token keyed by an unknown credential id")
+    return reply.status, reply_code(reply), f"vp_token {{not_asked_for: [...]}} for query {s.credentials[0].id!r}"
+
+
+def scenario_two_presentations(c: Client) -> tuple:
+    s = c.make()
+    expect(not s.credentials[0].multiple, "the query allows multiple credentials: nothing to test")
+    transcript = session_transcript(s)
+    reply = c.verify(s.session_id, answer(s, vp=vp_token(s, transcript, copies=2), enc=c.enc))
+    expect_refused(reply, {422}, CODES_TOO_MANY_PRESENTATIONS, "two DeviceResponses for one credential query")
+    return reply.status, reply_code(reply), "two valid DeviceResponses under one id without multiple: true"
+
+
+def scenario_request_shape(c: Client) -> tuple:
+    asked = [{"docType": g.MDL_DOCTYPE, "elements": {g.MDL_NS: {"family_name": True, "document_number": False}}}]
+    first, second = c.make(documents=asked), c.make(documents=asked)
+    unsigned = c.make(signed=False, mode="dc_api", documents=asked)
+    expect(first.session_id != second.session_id, "two sessions share a sessionId")
+    expect(len({first.nonce, second.nonce, unsigned.nonce}) == 3, "two sessions share a nonce")
+    expect(first.jwk["x"] != second.jwk["x"], "two sessions share a response-encryption key")
+    return 201, None, (f"signed: client_id {first.client_id}, leaf {first.leaf.subject.rfc4514_string()}; "
+                       f"nonce {len(first.nonce)} chars, fresh per session; enc {first.enc_values}; "
+                       f"intent_to_retain true/false carried; unsigned request without client_id")
+
+
+SCENARIOS: dict[str, Callable[[Client], tuple]] = {
+    "request-shape": scenario_request_shape,
+    "verified-signed-jwt-a128gcm": scenario_verified(True, "dc_api.jwt", "A128GCM"),
+    "verified-signed-jwt-a256gcm": scenario_verified(True, "dc_api.jwt", "A256GCM"),
+    "verified-signed-plain": scenario_verified(True, "dc_api", None),
+    "verified-unsigned-jwt-a128gcm": scenario_verified(False, "dc_api.jwt", "A128GCM"),
+    "verified-unsigned-jwt-a256gcm": scenario_verified(False, "dc_api.jwt", "A256GCM"),
+    "verified-unsigned-plain": scenario_verified(False, "dc_api", None),
+    "cross-device": scenario_cross_device,
+    "replay": scenario_replay,
+    "wallet-error": scenario_wallet_error,
+    "other-session-key": scenario_other_session_key,
+    "wrong-kid": scenario_wrong_kid,
+    "epk-off-curve": scenario_epk_off_curve,
+    "alg-none": scenario_bad_alg("none"),
+    "alg-dir": scenario_bad_alg("dir"),
+    "alg-rsa-oaep": scenario_bad_alg("RSA-OAEP"),
+    "other-origin": scenario_device_auth(f"the origin {OTHER_ORIGIN}", origin=OTHER_ORIGIN),
+    "other-nonce": scenario_device_auth("another nonce", nonce="fresh"),
+    "wrong-handover-name": scenario_device_auth(f"the handover name {REDIRECT_HANDOVER}",
+                                                handover_name=REDIRECT_HANDOVER),
+    "thumbprint-null": scenario_device_auth("a null jwkThumbprint in dc_api.jwt", thumbprint=None),
+    "unknown-credential-id": scenario_unknown_credential_id,
+    "two-presentations": scenario_two_presentations,
+    "cross-device-request-once": scenario_cross_device_request_once,
+    "cross-device-posted-twice": scenario_cross_device_posted_twice,
+    "cross-device-result": scenario_cross_device_result,
+}
+
+
+def run_scenarios(client: Client, names: list[str]) -> int:
+    passed = failed = 0
+    for name in names:
+        try:
+            scenario = SCENARIOS.get(name)
+            expect(scenario is not None, f"unknown scenario {name!r}; known: {', '.join(SCENARIOS)}")
+            status, code, detail = scenario(client)
+            line = {"scenario": name, "ok": True, "status": status, "code": code, "detail": detail}
+            passed += 1
+        except Exception as error:  # noqa: BLE001 - a scenario's failure is reported, the others still run
+            line = {"scenario": name, "ok": False, "status": getattr(error, "status", None),
+                    "code": getattr(error, "code", None),
+                    "detail": str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"}
+            failed += 1
+        print(json.dumps(line), flush=True)
+    print(json.dumps({"summary": {"passed": passed, "failed": failed}}), flush=True)
+    return 0 if failed == 0 else 1
+
+
+# --------------------------------------------------------------------------------------------------
+# Self-test (no service)
+# --------------------------------------------------------------------------------------------------
+
+# OpenID4VP 1.0 final (openid/OpenID4VP tag 1.0-final), B.2.6.1 and B.2.6.2: inputs and expected bytes.
+SPEC_JWK = {"kty": "EC", "crv": "P-256", "x": "DxiH5Q4Yx3UrukE2lWCErq8N8bqC9CHLLrAwLz5BmE0",
+            "y": "XtLM4-3h5o3HUH0MHVJV0kyq0iBlrBwlh8qEDMZ4-Pc", "use": "enc", "alg": "ECDH-ES", "kid": "1"}
+SPEC_NONCE = "exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA"
+SPEC_THUMBPRINT = "4283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047"
+SPEC_REDIRECT = {  # B.2.6.1
+    "client_id": "x509_san_dns:example.com", "response_uri": "https://example.com/response",
+    "info": "847818783530395f73616e5f646e733a6578616d706c652e636f6d782b6578633767426b786a7831726463397564527276654b76"
+            "53734a4971383061766c58654c4868477771744158204283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd66"
+            "9047781c68747470733a2f2f6578616d706c652e636f6d2f726573706f6e7365",
+    "handover": "82714f70656e494434565048616e646f7665725820048bc053c00442af9b8eed494cefdd9d95240d254b046b11b68013722a"
+                "ad38ac",
+    "transcript": "83f6f682714f70656e494434565048616e646f7665725820048bc053c00442af9b8eed494cefdd9d95240d254b046b11b680"
+                  "13722aad38ac",
+}
+SPEC_DC_API = {  # B.2.6.2
+    "origin": "https://example.com",
+    "info": "837368747470733a2f2f6578616d706c652e636f6d782b6578633767426b786a7831726463397564527276654b7653734a497138"
+            "3061766c58654c4868477771744158204283ec927ae0f208daaa2d026a814f2b22dca52cf85ffa8f3f8626c6bd669047",
+    "handover": "82764f70656e4944345650444341504948616e646f7665725820fbece366f4212f9762c74cfdbf83b8c69e371d5d68cea09cb4"
+                "c48ca6daab761a",
+    "transcript": "83f6f682764f70656e4944345650444341504948616e646f7665725820fbece366f4212f9762c74cfdbf83b8c69e371d5d68"
+                  "cea09cb4c48ca6daab761a",
+}
+# RFC 7518 Appendix C (ECDH-ES, A128GCM, apu "Alice", apv "Bob"): the two private keys and the derived key.
+RFC7518_C = {"alice_d": "0_NxaRPUMQoAJt50Gz8YiTr8gRTwyEaCumd-MToTmIo",
+             "bob_d": "VEmDZpDXXK8p8N0Cndsxs924q6nS1RXFASRl6BfUqdw", "key": "VqqN6vgjbSBcIijNcacQGg"}
+# shared/vectors/external/eudi-verifier-endpoint/README.md: the inputs of 08-mdl-session_transcript.derived.cbor.hex
+EUDI_08 = {"client_id": "Verifier", "nonce": "706f6c4d-c92d-4472-9dbf-d814c94f90c2",
+           "response_uri": "http://localhost:0/wallet/direct_post/1234567890"}
+
+
+def _expect_failure(what: str, action: Callable[[], Any], needle: str) -> None:
+    try:
+        action()
+    except Failure as error:
+        if needle.lower() not in str(error).lower():
+            raise AssertionError(f"{what}: failed for another reason: {error}") from None
+        return
+    raise AssertionError(f"{what}: was accepted")
+
+
+def _raw_transcript(handover_name: str, info: list) -> bytes:
+    """The transcript written byte by byte (independent of cbor2): tstr, bstr and null items only."""
+    def item(value: Any) -> bytes:
+        if value is None:
+            return b"\xf6"
+        if isinstance(value, bytes):
+            return ww._raw_head(2, len(value)) + value
+        return ww._raw_tstr(value)
+    info_bytes = ww._raw_head(4, len(info)) + b"".join(item(v) for v in info)
+    handover = b"\x82" + ww._raw_tstr(handover_name) + b"\x58\x20" + hashlib.sha256(info_bytes).digest()
+    return b"\x83\xf6\xf6" + handover
+
+
+def device_signature_ok(document: dict, transcript: bytes) -> bool:
+    """ES256 deviceSignature of one Document over `transcript` with the MSO's device key (the self-test's own small
+    check, for documents no test IACA vouches for)."""
+    mso = cbor2.loads(cbor2.loads(document["issuerSigned"]["issuerAuth"][2]).value)
+    key, _ = g.device_key_from_cose(mso["deviceKeyInfo"]["deviceKey"])
+    protected, _, payload, signature = document["deviceSigned"]["deviceAuth"]["deviceSignature"]
+    assert payload is None and cbor2.loads(protected).get(1) == -7
+    signed = document["deviceSigned"]
+    authentication = cbor2.dumps(CBORTag(24, cbor2.dumps(["DeviceAuthentication", cbor2.loads(transcript),
+                                                          document["docType"], signed["nameSpaces"]])))
+    return g.ecdsa_verify_raw(key, signature, cbor2.dumps(["Signature1", protected, b"", authentication]),
+                              hashes.SHA256())
+
+
+def _self_test_transcripts(eudi_dir: Path) -> str:
+    from joserfc.jwk import ECKey
+    thumbprint = jwk_thumbprint(SPEC_JWK)
+    if thumbprint.hex() != SPEC_THUMBPRINT:
+        raise AssertionError(f"thumbprint {thumbprint.hex()}")
+    if b64url(thumbprint) != ECKey.import_key(SPEC_JWK).thumbprint():
+        raise AssertionError("joserfc computes another RFC 7638 thumbprint")
+    r, dc = SPEC_REDIRECT, SPEC_DC_API
+    cases = [
+        ("B.2.6.1", REDIRECT_HANDOVER, [r["client_id"], SPEC_NONCE, thumbprint, r["response_uri"]], r,
+         redirect_transcript(r["client_id"], SPEC_NONCE, thumbprint, r["response_uri"])),
+        ("B.2.6.2", DCAPI_HANDOVER, [dc["origin"], SPEC_NONCE, thumbprint], dc,
+         dcapi_transcript(dc["origin"], SPEC_NONCE, thumbprint)),
+    ]
+    for name, handover_name, info, expected, transcript in cases:
+        if handover_info_bytes(info).hex() != expected["info"]:
+            raise AssertionError(f"{name}: handover info {handover_info_bytes(info).hex()}")
+        handover = cbor2.dumps([handover_name, hashlib.sha256(handover_info_bytes(info)).digest()])
+        if handover.hex() != expected["handover"]:
+            raise AssertionError(f"{name}: handover {handover.hex()}")
+        if transcript.hex() != expected["transcript"] or _raw_transcript(handover_name, info) != transcript:
+            raise AssertionError(f"{name}: transcript {transcript.hex()}")
+    # the Session plumbing gives the same bytes
+    s = Session("x", "dc_api", dc["origin"], False, "dc_api.jwt", {}, None, SPEC_NONCE, [], SPEC_JWK)
+    if session_transcript(s).hex() != dc["transcript"]:
+        raise AssertionError("session_transcript (DC API) differs from B.2.6.2")
+    s = Session("x", "cross-device", "", True, "direct_post.jwt", {}, r["client_id"], SPEC_NONCE, [], SPEC_JWK,
+                response_uri=r["response_uri"])
+    if session_transcript(s).hex() != r["transcript"]:
+        raise AssertionError("session_transcript (redirect) differs from B.2.6.1")
+    plain = dcapi_transcript(dc["origin"], SPEC_NONCE, None)
+    if plain != _raw_transcript(DCAPI_HANDOVER, [dc["origin"], SPEC_NONCE, None]) or plain == bytes.fromhex(
+            dc["transcript"]):
+        raise AssertionError("the dc_api (null thumbprint) transcript")
+    done = "B.2.6.1 and B.2.6.2 (thumbprint, handover info, handover, SessionTranscript) byte-exact"
+    if not (eudi_dir / "08-mdl-device_response.cbor").exists():
+        return done + f"; EUDI wallet vector not found at {eudi_dir}: skipped"
+    jwk = json.loads((eudi_dir / "08-mdl-ephemeral-encryption-key.jwk.json").read_text())
+    transcript = redirect_transcript(EUDI_08["client_id"], EUDI_08["nonce"], jwk_thumbprint(jwk),
+                                     EUDI_08["response_uri"])
+    if transcript.hex() != (eudi_dir / "08-mdl-session_transcript.derived.cbor.hex").read_text().strip():
+        raise AssertionError("the EUDI 08 redirect transcript differs")
+    document = g.strict_loads((eudi_dir / "08-mdl-device_response.cbor").read_bytes())["documents"][0]
+    if not device_signature_ok(document, transcript):
+        raise AssertionError("the EUDI wallet's device signature does not verify over the redirect transcript")
+    wrong = redirect_transcript(EUDI_08["client_id"], "nonce", jwk_thumbprint(jwk), EUDI_08["response_uri"])
+    if device_signature_ok(document, wrong):
+        raise AssertionError("the EUDI wallet's device signature verifies with nonce 'nonce'")
+    return done + "; a real EUDI wallet's device signature verifies over the OpenID4VPHandover built here"
+
+
+def _self_test_jwe() -> str:
+    from joserfc import jwe
+    from joserfc.jwk import ECKey
+    algorithms = ["ECDH-ES", "A128GCM", "A256GCM"]
+    alice = ec.derive_private_key(int.from_bytes(b64url_strict(RFC7518_C["alice_d"], "d"), "big"), ec.SECP256R1())
+    bob = ec.derive_private_key(int.from_bytes(b64url_strict(RFC7518_C["bob_d"], "d"), "big"), ec.SECP256R1())
+    derived = concat_kdf(alice.exchange(ec.ECDH(), bob.public_key()), "A128GCM", 16, b"Alice", b"Bob")
+    if b64url(derived) != RFC7518_C["key"]:
+        raise AssertionError(f"Concat KDF gives {b64url(derived)}, RFC 7518 C says {RFC7518_C['key']}")
+    key = ec.generate_private_key(ec.SECP256R1())
+    jwk = ECKey.import_key(key.public_key()).as_dict(private=False) | {"kid": "k-1", "use": "enc", "alg": "ECDH-ES"}
+    private = ECKey.import_key(key)
+    plaintext = json.dumps({"vp_token": {"mdl": ["AAAA"]}}).encode()
+    for enc in CONTENT_ENCRYPTIONS:
+        mine = jwe_encrypt(jwk, plaintext, enc)
+        opened = jwe.decrypt_compact(mine, private, algorithms=algorithms)
+        header = opened.headers()
+        if opened.plaintext != plaintext or header.get("kid") != "k-1" or header.get("enc") != enc \
+                or header.get("alg") != "ECDH-ES" or header["epk"].get("crv") != "P-256":
+            raise AssertionError(f"{enc}: joserfc reads {header} / {opened.plaintext!r}")
+        if mine.split(".")[1] != "":
+            raise AssertionError("ECDH-ES direct: the encrypted key part is not empty")
+        theirs = jwe.encrypt_compact({"alg": "ECDH-ES", "enc": enc, "kid": "k-1"}, plaintext,
+                                     ECKey.import_key(jwk), algorithms=algorithms)
+        their_header, their_plaintext = jwe_decrypt(theirs, key)
+        if their_plaintext != plaintext or their_header.get("kid") != "k-1":
+            raise AssertionError(f"{enc}: joserfc's JWE opens here as {their_header} / {their_plaintext!r}")
+        if jwe_decrypt(mine, key)[1] != plaintext:
+            raise AssertionError(f"{enc}: own round trip")
+    # a flipped tag bit, the wrong key, and the hostile builders
+    broken = jwe_encrypt(jwk, plaintext)
+    broken = broken[:-2] + ("A" if broken[-2] != "A" else "B") + broken[-1]
+    for what, compact, opener in (("flipped tag", broken, key), ("other key", jwe_encrypt(jwk, plaintext),
+                                                                  ec.generate_private_key(ec.SECP256R1()))):
+        try:
+            jwe_decrypt(compact, opener)
+            raise AssertionError(f"{what}: opened")
+        except InvalidTag:
+            pass
+    off = strict_json(b64url_strict(jwe_encrypt(jwk, plaintext, epk_off_curve=True).split(".")[0], "h"), "h")
+    try:
+        jwk_public_key(off["epk"])
+        raise AssertionError("the off-curve epk loads")
+    except ValueError:
+        pass
+    for alg in ("none", "dir", "RSA-OAEP"):
+        compact = jwe_encrypt(jwk, plaintext, alg=alg, encrypted_key=b"\x01" * 256 if alg == "RSA-OAEP" else b"")
+        if strict_json(b64url_strict(compact.split(".")[0], "h"), "h")["alg"] != alg:
+            raise AssertionError(f"alg {alg} not in the header")
+        try:
+            jwe.decrypt_compact(compact, private, algorithms=algorithms)
+            raise AssertionError(f"joserfc opened a JWE with alg {alg}")
+        except AssertionError:
+            raise
+        except Exception:  # noqa: BLE001 - joserfc refuses, as a verifier must
+            pass
+    wrong_kid = jwe_encrypt(jwk, plaintext, kid="other")
+    if strict_json(b64url_strict(wrong_kid.split(".")[0], "h"), "h")["kid"] != "other":
+        raise AssertionError("kid override")
+    return ("Concat KDF = RFC 7518 C; A128GCM/A256GCM JWE opens with joserfc and joserfc's opens here; "
+            "tampered tag and other key refused; hostile epk/alg/kid variants built as intended")
+
+
+def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt", origin: str = ORIGIN,
+                  documents: list = DEFAULT_DOCUMENTS, flow: str = "dc_api", tamper: str | None = None
+                  ) -> tuple[Any, ec.EllipticCurvePrivateKey]:
+    """What a conforming service would send (DC API answer, or for flow cross-device the request object JWS),
+    signed with joserfc. `tamper` breaks one thing. Returns (answer or JWS, response-encryption private key)."""
+    from joserfc import jws
+    from joserfc.jwk import ECKey
+    root, _, leaf, leaf_key = chain
+    key = ec.generate_private_key(ec.SECP256R1())
+    jwk = ECKey.import_key(key.public_key()).as_dict(private=False) | {"kid": b64url(secrets.token_bytes(8)),
+                                                                       "use": "enc", "alg": "ECDH-ES"}
+    if tamper == "kid":
+        del jwk["kid"]
+    if tamper == "private-jwk":
+        jwk["d"] = ECKey.import_key(key).as_dict(private=True)["d"]
+    metadata: dict[str, Any] = {"vp_formats_supported": {"mso_mdoc": {"issuerauth_alg_values": [-7],
+                                                                       "deviceauth_alg_values": [-7]}}}
+    if mode in ENCRYPTED_MODES:
+        metadata["jwks"] = {"keys": [jwk]}
+        metadata["encrypted_response_enc_values_supported"] = (["A128GCM", "A128CBC-HS256"] if tamper == "enc"
+                                                               else ["A128GCM", "A256GCM"])
+    if tamper == "no-vp-formats":
+        del metadata["vp_formats_supported"]
+    credentials = []
+    for index, document in enumerate(documents):
+        claims = [{"path": [ns, e], "intent_to_retain": retain}
+                  for ns, els in document["elements"].items() for e, retain in els.items()]
+        if tamper == "path":
+            claims[0]["path"] = claims[0]["path"] + ["extra"]
+        credentials.append({"id": f"mdl{index}", "format": "dc+sd-jwt" if tamper == "format" else "mso_mdoc",
+                            "meta": {"doctype_value": document["docType"]}, "claims": claims})
+    params: dict[str, Any] = {
+        "response_type": "vp_token",
+        "response_mode": "dc_api" if tamper == "mode" else mode,
+        "nonce": b64url(secrets.token_bytes(8 if tamper == "nonce" else 32)),
+        "dcql_query": {"credentials": credentials},
+        "client_metadata": metadata,
+    }
+    leaf_der = leaf.public_bytes(serialization.Encoding.DER)
+    root_der = root.public_bytes(serialization.Encoding.DER)
+    if signed:
+        params["client_id"] = x509_hash_client_id(root_der if tamper == "x509_hash" else leaf_der)
+        if flow == "dc_api" and tamper != "no-expected-origins":
+            params["expected_origins"] = ["https://evil.example"] if tamper == "other-origin" else [origin]
+        if flow == "cross-device":
+            params["response_uri"] = "https://verifier.example/v1/oid4vp/responses/" + b64url(secrets.token_bytes(16))
+        x5c = [base64.b64encode(d).decode() for d in ([leaf_der, root_der] if tamper == "x5c-root" else [leaf_der])]
+        header = {"alg": "ES256", "typ": "JWT" if tamper == "typ" else REQUEST_TYP, "x5c": x5c}
+        payload = json.dumps(params).encode()
+        if tamper == "alg":  # claims ES384, signed ES256 by hand (joserfc will not mix them)
+            text = b64url(json.dumps(header | {"alg": "ES384"}).encode()) + "." + b64url(payload)
+            token = text + "." + b64url(g.ecdsa_sign_raw(leaf_key, text.encode(), hashes.SHA256()))
+        else:
+            token = jws.serialize_compact(header, payload, ECKey.import_key(leaf_key))
+        if tamper == "signature":
+            head, body, signature = token.split(".")
+            raw = bytearray(b64url_strict(signature, "sig"))
+            raw[5] ^= 0x01
+            token = f"{head}.{body}.{b64url(bytes(raw))}"
+        if flow == "cross-device":
+            return token, key
+        data: Any = {"request": token}
+    else:
+        if tamper == "client_id":
+            params["client_id"] = "x509_hash:" + b64url(secrets.token_bytes(32))
+        data = params
+    protocol = PROTOCOL_SIGNED if signed else PROTOCOL_UNSIGNED
+    return {"sessionId": b64url(secrets.token_bytes(32)), "expiresAt": "2030-01-01T00:05:00Z",
+            "request": {"protocol": protocol, "data": data}}, key
+
+
+def _self_test_requests() -> str:
+    chain = g.reader_auth_chain("oid4vp-wallet-self-test", "2024-01-01T00:00:00Z", "2124-01-01T00:00:00Z")
+    other_root = g.reader_auth_chain("oid4vp-wallet-self-test-other", "2024-01-01T00:00:00Z",
+                                     "2124-01-01T00:00:00Z")[0]
+    root = chain[0]
+    asked = requested_by(DEFAULT_DOCUMENTS)
+    for signed in (True, False):
+        for mode in DC_API_MODES:
+            answer_, _ = _fake_service(chain, signed=signed, mode=mode)
+            s = check_dc_api_answer(answer_, ORIGIN, signed, mode, root)
+            if s.requested != asked:
+                raise AssertionError(f"{signed} {mode}: requested reads as {s.requested}")
+            other_mode = "dc_api" if mode == "dc_api.jwt" else "dc_api.jwt"
+            _expect_failure(f"{mode} checked as {other_mode}",
+                            lambda: check_dc_api_answer(answer_, ORIGIN, signed, other_mode, root), "response_mode")
+            _expect_failure(f"{'signed' if signed else 'unsigned'} checked as the other",
+                            lambda: check_dc_api_answer(answer_, ORIGIN, not signed, mode, root), "protocol")
+    signed_cases = [
+        ("x509_hash", "x509_hash"), ("typ", "typ"), ("no-expected-origins", "expected_origins"),
+        ("other-origin", "not in expected_origins"), ("x5c-root", "trust anchor"), ("signature", "does not verify"),
+        ("alg", "ES256"), ("kid", "kid"), ("private-jwk", "private key"), ("enc", "subset"), ("nonce", "nonce"),
+        ("mode", "response_mode"), ("format", "mso_mdoc"), ("path", "[namespace, element]"),
+        ("no-vp-formats", "vp_formats_supported"),
+    ]
+    for tamper, needle in signed_cases:
+        bad, _ = _fake_service(chain, tamper=tamper)
+        _expect_failure(f"signed, {tamper}", lambda: check_dc_api_answer(bad, ORIGIN, True, "dc_api.jwt", root),
+                        needle)
+    good, _ = _fake_service(chain)
+    _expect_failure("another reader root", lambda: check_dc_api_answer(good, ORIGIN, True, "dc_api.jwt", other_root),
+                    "AKI")
+    _expect_failure("another origin", lambda: check_dc_api_answer(good, OTHER_ORIGIN, True, "dc_api.jwt", root),
+                    "not in expected_origins")
+    bad, _ = _fake_service(chain, signed=False, tamper="client_id")
+    _expect_failure("unsigned with client_id", lambda: check_dc_api_answer(bad, ORIGIN, False, "dc_api.jwt", root),
+                    "client_id")
+    token, _ = _fake_service(chain, mode="direct_post.jwt", flow="cross-device")
+    _, params, _ = check_signed_request(token, root)
+    parsed = check_request_object(params, signed=True, response_mode="direct_post.jwt", origin=None)
+    if not parsed["response_uri"] or requested_of(parsed["credentials"]) != asked:
+        raise AssertionError(f"cross-device request object reads as {parsed}")
+    client_id, request_uri = parse_authorization_request(
+        "openid4vp://?client_id=" + urllib.parse.quote(params["client_id"], safe="")
+        + "&request_uri=" + urllib.parse.quote("http://127.0.0.1:8080/v1/oid4vp/request-objects/abc", safe=""))
+    if client_id != params["client_id"] or not request_uri.endswith("/abc"):
+        raise AssertionError("authorizationRequest parsing")
+    return (f"requests signed here with joserfc accepted (signed/unsigned x dc_api/dc_api.jwt, cross-device); "
+            f"{len(signed_cases) + 4} tampered variants refused for the right reason")
+
+
+def _self_test_holder() -> str:
+    from joserfc import jwe
+    from joserfc.jwk import ECKey
+    chain = g.reader_auth_chain("oid4vp-wallet-self-test", "2024-01-01T00:00:00Z", "2124-01-01T00:00:00Z")
+    anchors = [x509.load_pem_x509_certificate((TV / "pki" / "iaca-p256.pem").read_bytes())]
+    verifier = g.MiniVerifier(anchors, g.d(g.DEFAULT_VERIFICATION_TIME), "warn", None)
+    done = []
+    for flow, mode in (("dc_api", "dc_api"), ("dc_api", "dc_api.jwt"), ("cross-device", "direct_post.jwt")):
+        made, key = _fake_service(chain, mode=mode, flow=flow)
+        if flow == "dc_api":
+            s = check_dc_api_answer(made, ORIGIN, True, mode, chain[0])
+            info = [ORIGIN, s.nonce, jwk_thumbprint(s.jwk) if s.jwk else None]
+            expected = _raw_transcript(DCAPI_HANDOVER, info)
+        else:
+            _, params, leaf = check_signed_request(made, chain[0])
+            parsed = check_request_object(params, signed=True, response_mode=mode, origin=None)
+            s = Session("self-test", flow, ORIGIN, True, mode, params, params["client_id"], parsed["nonce"],
+                        parsed["credentials"], parsed["jwk"], parsed["enc_values"], parsed["response_uri"], leaf)
+            expected = _raw_transcript(REDIRECT_HANDOVER, [s.client_id, s.nonce, jwk_thumbprint(s.jwk),
+                                                           s.response_uri])
+        if session_transcript(s) != expected:
+            raise AssertionError(f"{mode}: the transcript differs from the hand-written one")
+        for enc in (["A128GCM", "A256GCM"] if mode in ENCRYPTED_MODES else [None]):
+            sent = answer(s, enc=enc)
+            if mode in ENCRYPTED_MODES:
+                opened = jwe.decrypt_compact(sent["response"], ECKey.import_key(key), algorithms=["ECDH-ES", enc])
+                if opened.headers().get("kid") != s.jwk["kid"] or opened.headers().get("enc") != enc:
+                    raise AssertionError(f"{mode}: JWE header {opened.headers()}")
+                body = strict_json(opened.plaintext, "JWE payload")
+            else:
+                body = sent
+            if set(body) != {"vp_token"} or set(body["vp_token"]) != {"mdl0"} or len(body["vp_token"]["mdl0"]) != 1:
+                raise AssertionError(f"{mode}: vp_token shape {json.dumps(body)[:200]}")
+            response = b64url_strict(body["vp_token"]["mdl0"][0], "DeviceResponse")
+            report = verifier.verify_response(response, expected)
+            for check in ("issuer.certificateChain", "issuer.signature", "issuer.valueDigests", "mso.validity",
+                          "device.authentication"):
+                if report["checks"].get(check, {}).get("outcome") != "passed":
+                    raise AssertionError(f"{mode}: MiniVerifier {check} is {report['checks'].get(check)}")
+            if report["claims"] != {g.MDL_NS: {e: VALUES[e] for e in DEFAULT_ELEMENTS}}:
+                raise AssertionError(f"{mode}: MiniVerifier claims {report['claims']}")
+        # the negative scenarios' transcripts do not verify
+        response = b64url_strict(vp_token(s, session_transcript(s))["mdl0"][0], "DeviceResponse")
+        variants = {"another nonce": session_transcript(s, nonce="x" * 43),
+                    "a null thumbprint": session_transcript(s, thumbprint=None)}
+        if flow == "dc_api":
+            variants |= {"another origin": session_transcript(s, origin=OTHER_ORIGIN),
+                         "the redirect handover name": session_transcript(s, handover_name=REDIRECT_HANDOVER)}
+        for what, transcript in variants.items():
+            if transcript == expected:
+                if what == "a null thumbprint" and mode == "dc_api":
+                    continue  # the unencrypted mode's thumbprint is null already
+                raise AssertionError(f"{mode}: {what} gives the same transcript")
+            if verifier.verify_response(response, transcript)["checks"]["device.authentication"]["outcome"] \
+                    != "failed":
+                raise AssertionError(f"{mode}: the device signature verified over {what}")
+        done.append(mode)
+    s = check_dc_api_answer(_fake_service(chain)[0], ORIGIN, True, "dc_api.jwt", chain[0])
+    two = vp_token(s, session_transcript(s), copies=2)["mdl0"]
+    unknown = vp_token(s, session_transcript(s), key="not_asked_for")
+    if len(two) != 2 or two[0] == two[1] or set(unknown) != {"not_asked_for"}:
+        raise AssertionError("the vp_token variants")
+    return (f"holder ({', '.join(done)}): MiniVerifier passes issuer and device signatures over the transcript "
+            f"(also hand-written); joserfc opens A128GCM/A256GCM; another origin/nonce/handover name/thumbprint "
+            f"fails device.authentication")
+
+
+def self_test(eudi_dir: Path) -> int:
+    steps: list[Callable[[], str]] = [lambda: _self_test_transcripts(eudi_dir), _self_test_jwe, _self_test_requests,
+                                      _self_test_holder]
+    failed = 0
+    for step in steps:
+        try:
+            print("ok:", step(), flush=True)
+        except Exception as error:  # noqa: BLE001
+            print(f"FAILED: {type(error).__name__}: {error}", flush=True)
+            failed += 1
+    print("self-test", "passed" if not failed else f"failed ({failed})")
+    return 0 if not failed else 1
+
+
+# --------------------------------------------------------------------------------------------------
+# The command line
+# --------------------------------------------------------------------------------------------------
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="TEST-ONLY OpenID4VP 1.0 mso_mdoc wallet against verifierd")
+    parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--token", default=DEMO_INTEGRATOR_TOKEN,
+                        help="the integrator bearer token (default: the demo's)")
+    parser.add_argument("--reader-root", default=str(TV / "demo" / "reader-root.pem"),
+                        help="PEM of the root the request signer's x5c must chain to (AKI = its SKI)")
+    parser.add_argument("--enc", choices=sorted(CONTENT_ENCRYPTIONS), default="A128GCM",
+                        help="JWE enc for the scenarios that do not fix their own")
+    parser.add_argument("--public-base-url", help="the service's public URL prefix in request_uri/response_uri, "
+                                                  "mapped onto --base-url")
+    parser.add_argument("--scenarios", help=f"comma-separated, default all: {','.join(SCENARIOS)}")
+    parser.add_argument("--self-test", action="store_true", help="offline checks of this wallet's own code")
+    parser.add_argument("--eudi-dir", type=Path, default=EUDI_DIR,
+                        help="shared/vectors/external/eudi-verifier-endpoint, for --self-test (skipped if absent)")
+    parser.add_argument("--issuer", choices=sorted(ww.ISSUERS), default="test",
+                        help="document signer: test (TestVectors/pki) or demo (the demo configuration's)")
+    args = parser.parse_args()
+    if args.self_test:  # always the test signer: the MiniVerifier check trusts TestVectors/pki/iaca-p256.pem
+        return self_test(args.eudi_dir)
+    ww._issuer = ww.ISSUERS[args.issuer]()
+    if not args.base_url:
+        parser.error("--base-url is required (or --self-test)")
+    root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
+    client = Client(args.base_url, root, args.token, args.enc, args.public_base_url)
+    names = [n.strip() for n in args.scenarios.split(",") if n.strip()] if args.scenarios else list(SCENARIOS)
+    return run_scenarios(client, names)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
