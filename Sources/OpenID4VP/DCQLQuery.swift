@@ -3,23 +3,32 @@ import StrictJSON
 
 /// The Digital Credentials Query Language query (OpenID4VP 1.0 section 6) for mdocs: one credential query per
 /// requested document (`format: "mso_mdoc"`, `meta.doctype_value`, `claims[].path = [namespace, element]` with
-/// `intent_to_retain`), `multiple` false.
+/// `intent_to_retain`).
 public struct DCQLQuery: Sendable, Equatable {
     public struct Credential: Sendable, Equatable {
         /// `[A-Za-z0-9_-]+`, unique in the query.
         public let id: String
         public let document: RequestedItems.Document
+        /// Whether several presentations may answer it (`multiple`, default false).
+        public let multiple: Bool
+
+        public init(id: String, document: RequestedItems.Document, multiple: Bool = false) {
+            self.id = id
+            self.document = document
+            self.multiple = multiple
+        }
     }
 
     public let credentials: [Credential]
+    /// The query as the caller gave it, sent unchanged (nil when made here from requested documents).
+    public let original: RawJSON?
 
     /// The query for `requested`; each credential id is the docType with other characters as `_`, made unique.
     public init(_ requested: RequestedItems) {
         var used = Set<String>()
         credentials = requested.documents.map { document in
             let base = String(document.docType.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
-                    ? Character(scalar) : "_"
+                Self.isIdentifierScalar(scalar) ? Character(scalar) : "_"
             }.prefix(64))
             var id = base.isEmpty ? "document" : base
             var suffix = 2
@@ -30,10 +39,17 @@ public struct DCQLQuery: Sendable, Equatable {
             used.insert(id)
             return Credential(id: id, document: document)
         }
+        original = nil
     }
 
-    init(credentials: [Credential]) {
+    public init(credentials: [Credential], original: RawJSON? = nil) {
         self.credentials = credentials
+        self.original = original
+    }
+
+    /// Every document the query asks for, in order.
+    public var requested: RequestedItems {
+        RequestedItems(documents: credentials.map(\.document))
     }
 
     /// The credential query with this id.
@@ -41,9 +57,14 @@ public struct DCQLQuery: Sendable, Equatable {
         credentials.first { $0.id == id }
     }
 
-    /// The query as JSON for the request object.
+    static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+    }
+
+    /// The query as JSON for the request object: the caller's own, unchanged, or the one made here.
     public var json: JSON {
-        .object([("credentials", .array(credentials.map { credential in
+        if let original { return Self.json(original) }
+        return .object([("credentials", .array(credentials.map { credential in
             .object([
                 ("id", .string(credential.id)),
                 ("format", .string("mso_mdoc")),
@@ -58,5 +79,17 @@ public struct DCQLQuery: Sendable, Equatable {
                 })),
             ])
         }))])
+    }
+
+    static func json(_ raw: RawJSON) -> JSON {
+        switch raw {
+        case .string(let text): return .string(text)
+        case .integer(let value): return .int(value)
+        case .double(let value): return .double(value)
+        case .bool(let value): return .bool(value)
+        case .null: return .null
+        case .array(let items): return .array(items.map(json))
+        case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
+        }
     }
 }

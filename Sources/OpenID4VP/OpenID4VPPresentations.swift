@@ -8,8 +8,8 @@ public struct OpenID4VPPresentations: Sendable {
     public struct Presentation: Sendable {
         public let credentialId: String
         public let deviceResponse: DeviceResponse
-        /// The one document its credential query requested.
-        public let requested: RequestedItems
+        /// The one document its credential query requested; nil offline without a query.
+        public let requested: RequestedItems?
     }
 
     public let presentations: [Presentation]
@@ -25,7 +25,7 @@ public struct OpenID4VPPresentations: Sendable {
             }
             token = try VPToken.fromDecryptedResponse(try EncryptedResponse.open(compact, key: key))
         case .plain(let plain):
-            guard session.key == nil else {
+            guard session.key == nil || session.jwkThumbprint != nil else {
                 throw ResponseFailure(.envelopeMalformed, "this session asked for an encrypted answer (\(session.mode.rawValue)), not a vp_token in the clear")
             }
             token = plain
@@ -39,25 +39,31 @@ public struct OpenID4VPPresentations: Sendable {
         }
         var presentations: [Presentation] = []
         for (id, values) in token.presentations.sorted(by: { $0.key < $1.key }) {
-            guard let credential = query.credential(id) else {
+            // Offline (`verifierd oid4vp verify` without --dcql) there is no query: every id counts, nothing is compared.
+            let credential = query.credentials.isEmpty ? DCQLQuery.Credential(id: id, document: .init(docType: "", nameSpaces: []))
+                : query.credential(id)
+            guard let credential else {
                 throw ResponseFailure(.elementNotRequested, "the vp_token answers credential id \"\(String(id.prefix(64)))\", which the query does not hold")
             }
-            guard values.count == 1 else {
-                throw ResponseFailure(.vpTokenMalformed, values.isEmpty
-                    ? "credential id \"\(id)\" has an empty array"
+            guard !values.isEmpty else { throw ResponseFailure(.vpTokenMalformed, "credential id \"\(id)\" has an empty array") }
+            guard values.count == 1 || (credential.multiple && values.count <= VPToken.maximumPresentations) else {
+                throw ResponseFailure(.vpTokenMalformed, credential.multiple
+                    ? "credential id \"\(id)\" has \(values.count) presentations; at most \(VPToken.maximumPresentations)"
                     : "credential id \"\(id)\" has \(values.count) presentations; its query does not allow multiple")
             }
-            guard let bytes = Base64URL.decodeBytes(values[0]) else {
-                throw ResponseFailure(.vpTokenMalformed, "the presentation for \"\(id)\" is not base64url")
+            for value in values {
+                guard let bytes = Base64URL.decodeBytes(value) else {
+                    throw ResponseFailure(.vpTokenMalformed, "a presentation for \"\(id)\" is not base64url")
+                }
+                let response: DeviceResponse
+                do {
+                    response = try DeviceResponse(bytes: bytes)
+                } catch {
+                    throw ResponseFailure(error.code, "the presentation for \"\(id)\": \(error.description)")
+                }
+                presentations.append(Presentation(credentialId: id, deviceResponse: response,
+                                                  requested: query.credentials.isEmpty ? nil : RequestedItems(documents: [credential.document])))
             }
-            let response: DeviceResponse
-            do {
-                response = try DeviceResponse(bytes: bytes)
-            } catch {
-                throw ResponseFailure(error.code, "the presentation for \"\(id)\": \(error.description)")
-            }
-            presentations.append(Presentation(credentialId: id, deviceResponse: response,
-                                              requested: RequestedItems(documents: [credential.document])))
         }
         self.presentations = presentations
     }

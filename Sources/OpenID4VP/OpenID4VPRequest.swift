@@ -19,11 +19,11 @@ public struct OpenID4VPRequest: Sendable {
     public let signedRequest: String?
 
     /// A request over the Digital Credentials API for `origin`; signed with `signer` when given.
-    public init(origin: String, requested: RequestedItems, mode: ResponseMode, signer: RequestObjectSigner?) throws {
+    public init(origin: String, query: DCQLQuery, mode: ResponseMode, signer: RequestObjectSigner?) throws {
         precondition(mode != .directPostJWT, "dc_api or dc_api.jwt")
         let session = OpenID4VPSession(flow: .digitalCredentialsAPI, origin: origin, nonce: Self.freshNonce(), mode: mode,
                                        key: mode.encrypted ? ResponseEncryptionKey(kid: Self.freshKeyID()) : nil,
-                                       requested: requested, clientId: signer?.clientId, responseURI: nil)
+                                       query: query, clientId: signer?.clientId, responseURI: nil)
         var members = Self.commonParameters(session)
         if let signer {
             members.insert(("client_id", .string(signer.clientId)), at: 0)
@@ -36,9 +36,9 @@ public struct OpenID4VPRequest: Sendable {
     }
 
     /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
-    public init(responseURI: String, requested: RequestedItems, signer: RequestObjectSigner) throws {
+    public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner) throws {
         let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
-                                       key: ResponseEncryptionKey(kid: Self.freshKeyID()), requested: requested,
+                                       key: ResponseEncryptionKey(kid: Self.freshKeyID()), query: query,
                                        clientId: signer.clientId, responseURI: responseURI)
         var members = Self.commonParameters(session)
         members.insert(("client_id", .string(signer.clientId)), at: 0)

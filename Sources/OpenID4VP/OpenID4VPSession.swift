@@ -20,33 +20,38 @@ public struct OpenID4VPSession: Sendable {
     public let nonce: String
     public let mode: ResponseMode
     public let key: ResponseEncryptionKey?
-    public let requested: RequestedItems
+    /// The DCQL query the request carried: its credential ids, documents and `multiple` flags.
+    public let query: DCQLQuery
     public let clientId: String?
     public let responseURI: String?
+    /// The thumbprint the transcript binds when there is no key here (an answer verified offline whose encryption
+    /// key is known only by its thumbprint); else the key's.
+    public let jwkThumbprint: [UInt8]?
 
-    /// The DCQL query the request carried (derived from `requested`, the same every time).
-    public var query: DCQLQuery { DCQLQuery(requested) }
+    /// Every document the query asks for.
+    public var requested: RequestedItems { query.requested }
 
     /// The SessionTranscript the wallet's device signature must cover (Appendix B.2.6).
     public var transcript: [UInt8] {
         switch flow {
         case .digitalCredentialsAPI:
-            return OpenID4VPHandover.dcAPI(origin: origin ?? "", nonce: nonce, jwkThumbprint: key?.thumbprint)
+            return OpenID4VPHandover.dcAPI(origin: origin ?? "", nonce: nonce, jwkThumbprint: jwkThumbprint ?? key?.thumbprint)
         case .crossDevice:
-            return OpenID4VPHandover.redirect(clientId: clientId ?? "", nonce: nonce, jwkThumbprint: key?.thumbprint,
+            return OpenID4VPHandover.redirect(clientId: clientId ?? "", nonce: nonce, jwkThumbprint: jwkThumbprint ?? key?.thumbprint,
                                               responseURI: responseURI ?? "")
         }
     }
 
     public init(flow: Flow, origin: String?, nonce: String, mode: ResponseMode, key: ResponseEncryptionKey?,
-                requested: RequestedItems, clientId: String?, responseURI: String?)
+                query: DCQLQuery, clientId: String?, responseURI: String?, jwkThumbprint: [UInt8]? = nil)
     {
+        self.jwkThumbprint = jwkThumbprint
         self.flow = flow
         self.origin = origin
         self.nonce = nonce
         self.mode = mode
         self.key = key
-        self.requested = requested
+        self.query = query
         self.clientId = clientId
         self.responseURI = responseURI
     }
@@ -59,7 +64,8 @@ public struct OpenID4VPSession: Sendable {
             CBOREncoder().encode([
                 .text(flow.rawValue), optional(origin), .text(nonce), .text(mode.rawValue),
                 key == nil ? .null : .bytes(secret), optional(key?.kid), requested.storageForm, optional(clientId),
-                optional(responseURI),
+                optional(responseURI), .array(query.credentials.map { .text($0.id) }),
+                .array(query.credentials.map { .bool($0.multiple) }),
             ])
         }
     }
@@ -67,11 +73,16 @@ public struct OpenID4VPSession: Sendable {
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
         let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 9,
+        guard let parts = decoded?.arrayValue, parts.count == 11,
               let flow = parts[0].textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
               let nonce = parts[2].textValue, let mode = parts[3].textValue.flatMap(ResponseMode.init(rawValue:)),
-              let requested = RequestedItems(storageForm: parts[6])
+              let requested = RequestedItems(storageForm: parts[6]),
+              let ids = parts[9].arrayValue?.compactMap(\.textValue), let multiple = parts[10].arrayValue?.compactMap(\.boolValue),
+              ids.count == requested.documents.count, multiple.count == ids.count
         else { return nil }
+        let query = DCQLQuery(credentials: requested.documents.indices.map {
+            DCQLQuery.Credential(id: ids[$0], document: requested.documents[$0], multiple: multiple[$0])
+        })
         var key: ResponseEncryptionKey?
         if let raw = parts[4].bytesValue {
             guard let kid = parts[5].textValue, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
@@ -80,7 +91,7 @@ public struct OpenID4VPSession: Sendable {
             key = ResponseEncryptionKey(privateKey: privateKey, kid: kid)
         }
         guard mode.encrypted == (key != nil) else { return nil }
-        self.init(flow: flow, origin: parts[1].textValue, nonce: nonce, mode: mode, key: key, requested: requested,
+        self.init(flow: flow, origin: parts[1].textValue, nonce: nonce, mode: mode, key: key, query: query,
                   clientId: parts[7].textValue, responseURI: parts[8].textValue)
     }
 }

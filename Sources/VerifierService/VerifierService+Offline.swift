@@ -2,9 +2,11 @@ import AppleWallet
 import Crypto
 import Foundation
 import MDoc
+import OpenID4VP
 import ReaderToken
 import StatusList
 import StrictJSON
+import TrustStore
 import WebPresentment
 
 /// Entry points for the operations CLI (no HTTP involved).
@@ -30,6 +32,15 @@ extension VerifierService {
             return reportText(.failure(error.code, error.detail))
         }
         return reportText(await web.verifyAnswer(response, session: session, at: time))
+    }
+
+    /// Verifies an OpenID4VP answer against session parameters given by hand (`verifierd oid4vp verify`), under
+    /// `trust` when given (else the configured set); returns whether it verified and the report as JSON text.
+    public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
+                                      trust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
+    {
+        let report = await oid4vp.verifyAnswer(answer, session: session, at: time, trust: trust)
+        return (report.verified, reportText(report))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.

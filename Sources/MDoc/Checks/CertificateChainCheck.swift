@@ -11,6 +11,10 @@ struct CertificateChainCheck: DocumentCheck {
 
     /// The ISO 18013-5 mdlDS extended key usage.
     static let documentSignerUsage = ExtendedKeyUsage.Usage(oid: [1, 0, 18013, 5, 1, 2])
+    /// The mdlDS OID of ISO 18013-5 drafts, still in issuers' certificates (the EUDI reference issuer's): accepted, as a
+    /// warning of its own, only under an anchor named lenient.
+    static let prePublicationDocumentSignerUsage = ExtendedKeyUsage.Usage(oid: [1, 3, 130, 2, 0, 0, 1, 2])
+    static let prePublicationProblem = "DS extendedKeyUsage lacks 1.0.18013.5.1.2 (mdlDS); it has 1.3.130.2.0.0.1.2, a pre-publication OID"
     /// Extensions we understand; any other critical extension makes a certificate unusable (RFC 5280 4.2).
     static let understoodExtensions: Set<ASN1ObjectIdentifier> = [
         .X509ExtensionID.basicConstraints, .X509ExtensionID.keyUsage, .X509ExtensionID.extendedKeyUsage,
@@ -24,7 +28,8 @@ struct CertificateChainCheck: DocumentCheck {
         guard let anchor = chain.anchor, chain.documentSigner != nil else {
             return .failed(.issuerCertificateUntrusted, "no trusted IACA")
         }
-        if !chain.usageProblems.isEmpty {
+        let prePublicationGranted = chain.usageProblems == [Self.prePublicationProblem] && context.profileMode == .lenient
+        if !chain.usageProblems.isEmpty && !prePublicationGranted {
             return .failed(.issuerCertificateInvalid, chain.usageProblems.joined(separator: "; "))
         }
         // ISO 18013-5 Annex C: a VICAL entry (or an operator's scope) limits the docTypes an IACA vouches for. Both
@@ -45,6 +50,9 @@ struct CertificateChainCheck: DocumentCheck {
             return .failed(.trustedIssuerCertificateExpired,
                            "trusted IACA \(anchor.subject) is valid \(Self.period(anchor.certificate)), not at \(RFC3339Timestamp.string(time))")
         }
+        if prePublicationGranted {
+            return .warning(.documentSignerEKUPrePublication, Self.prePublicationProblem + " (granted: the trusted IACA is named lenient)")
+        }
         return .passed("\(context.chain.documentSignerSubject ?? "DS") chains to trusted IACA \(anchor.subject)")
     }
 
@@ -57,6 +65,7 @@ struct CertificateChainCheck: DocumentCheck {
         }
         switch Result(catching: { try documentSigner.extensions.extendedKeyUsage }) {
         case .success(let usage?) where usage.contains(documentSignerUsage): break
+        case .success(let usage?) where usage.contains(prePublicationDocumentSignerUsage): problems.append(prePublicationProblem)
         case .success: problems.append("DS extendedKeyUsage lacks 1.0.18013.5.1.2 (mdlDS)")
         case .failure(let error): problems.append("DS extendedKeyUsage does not parse: \(DERProblem.phrase(error))")
         }

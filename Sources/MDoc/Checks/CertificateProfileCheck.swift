@@ -14,9 +14,11 @@ struct CertificateProfileCheck: DocumentCheck {
             return .notApplicable("no document signer certificate to profile")
         }
         var findings = context.chain.profileFindings
+        var countryMismatch = false
         if let issuingCountry = Self.issuingCountry(context.document),
            issuingCountry != context.chain.documentSignerCountry
         {
+            countryMismatch = true
             findings.append(ProfileFinding(.mandatory, "issuing_country \"\(issuingCountry)\" differs from DS countryName "
                 + (context.chain.documentSignerCountry ?? "(none)")))
         }
@@ -28,7 +30,9 @@ struct CertificateProfileCheck: DocumentCheck {
         case .warn: fails = findings.contains { $0.strength == .mandatory }
         case .lenient: fails = false
         }
-        return fails ? .failed(.certificateProfileViolation, detail) : .warning(.certificateProfileViolation, detail)
+        if fails { return .failed(.certificateProfileViolation, detail) }
+        // Under a lenient anchor the issuing_country deviation is named by its own code.
+        return .warning(countryMismatch && context.profileMode == .lenient ? .issuingCountryMismatch : .certificateProfileViolation, detail)
     }
 
     /// Findings about the certificates alone; without a trusted IACA only the DS is profiled.

@@ -12,7 +12,9 @@ struct MSOValidityCheck: DocumentCheck {
         let now = context.options.verificationTime
         let skew = context.options.clockSkew
         let format = { (date: Date) in RFC3339Timestamp.string(date) }
-        if !validity.profileViolations.isEmpty {
+        // An anchor named lenient may be granted fractional seconds (a warning of its own); nothing else here.
+        let fractionalGranted = validity.onlyFractionalSeconds && context.profileMode == .lenient
+        if !validity.profileViolations.isEmpty && !fractionalGranted {
             return .failed(.msoMalformed, "validityInfo: " + validity.profileViolations.joined(separator: "; "))
         }
         if validity.validFrom < validity.signed {
@@ -30,6 +32,10 @@ struct MSOValidityCheck: DocumentCheck {
         {
             return .failed(.msoSignedOutsideCertificateValidity,
                            "MSO signed at \(format(validity.signed)), DS valid \(CertificateChainCheck.period(ds))")
+        }
+        if fractionalGranted {
+            return .warning(.msoDateFractionalSeconds, "validityInfo: " + validity.profileViolations.joined(separator: "; ")
+                + " (granted: the trusted IACA is named lenient)")
         }
         return .passed("valid \(format(validity.validFrom)) to \(format(validity.validUntil))")
     }

@@ -26,6 +26,17 @@ public enum TDate {
         return nil
     }
 
+    /// Whether `item` breaks the profile only by fractional seconds: tag 0 around `YYYY-MM-DDTHH:MM:SS.f+Z` (one to
+    /// nine digits), UTC. The one timestamp deviation a lenient anchor may be granted.
+    public static func hasOnlyFractionalSeconds(_ item: CBORItem) -> Bool {
+        guard let (tag, inner) = item.tagged, tag == CBORTag.dateTimeString, let text = inner.textValue else { return false }
+        let b = Array(text.utf8)
+        guard b.count >= 22, b.count <= 30, b[10] == UInt8(ascii: "T"), b[19] == UInt8(ascii: "."),
+              b[b.count - 1] == UInt8(ascii: "Z"), parse(text) != nil
+        else { return false }
+        return b[20..<(b.count - 1)].allSatisfy { (0x30...0x39).contains($0) }
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)` strictly.
     public static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)

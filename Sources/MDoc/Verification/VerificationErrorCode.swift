@@ -67,6 +67,13 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case sessionKeyMismatch = "SESSION_KEY_MISMATCH"
     /// The mdoc ended the session with a status (10, 11 or 20) instead of answering.
     case sessionEndedByDevice = "SESSION_ENDED_BY_DEVICE"
+    // Known issuer deviations, granted as warnings only under an anchor named lenient (trust.profileChecksByAnchor)
+    /// The DS carries the pre-publication mdlDS OID 1.3.130.2.0.0.1.2 instead of 1.0.18013.5.1.2.
+    case documentSignerEKUPrePublication = "DS_EKU_PRE_PUBLICATION"
+    /// validityInfo timestamps have fractional seconds (ISO 18013-5 9.1.2.4 forbids them).
+    case msoDateFractionalSeconds = "MSO_DATE_FRACTIONAL_SECONDS"
+    /// issuing_country differs from the DS countryName.
+    case issuingCountryMismatch = "ISSUING_COUNTRY_MISMATCH"
     // OpenID4VP answers
     /// The wallet answered with an OpenID4VP error (e.g. `access_denied`) instead of a presentation.
     case walletDeclined = "WALLET_DECLINED"

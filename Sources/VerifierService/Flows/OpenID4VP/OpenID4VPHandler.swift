@@ -5,8 +5,10 @@ import HTTPServer
 import HTTPTypes
 import MDoc
 import OpenID4VP
+import ReaderAuthentication
 import SessionStore
 import StrictJSON
+import TrustStore
 
 /// OpenID4VP 1.0 for mdocs: `POST /v1/oid4vp/requests` and `/v1/oid4vp/verify` (Digital Credentials API, both
 /// response modes, signed and unsigned), and the cross-device flow: the request object served once, the wallet's
@@ -25,7 +27,7 @@ struct OpenID4VPHandler: Sendable {
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
-        let requested = try RequestedDocument.items(body.documents)
+        let requested = try Self.query(body)
         let created = clock.now()
         let expiresAt = created.addingTimeInterval(TimeInterval(oid4vp.sessionTTLSeconds))
         let id = SessionIdentifier.make()
@@ -41,7 +43,22 @@ struct OpenID4VPHandler: Sendable {
         }
     }
 
-    private func createDigitalCredentialsRequest(_ body: OpenID4VPRequestBody, requested: RequestedItems,
+    /// The DCQL query: the caller's own (`dcql_query`, checked), or one made from `documents` (or the default).
+    static func query(_ body: OpenID4VPRequestBody) throws(ServiceProblem) -> DCQLQuery {
+        guard let raw = body.dcql_query else { return DCQLQuery(try RequestedDocument.items(body.documents)) }
+        guard body.documents == nil else { throw ServiceProblem.invalidRequest("give \"documents\" or \"dcql_query\", not both") }
+        let query: DCQLQuery
+        do {
+            query = try DCQLQuery(parsing: raw, maximumCredentials: RequestLimits.maximumDocuments,
+                                  maximumClaims: RequestLimits.maximumElementsPerDocument)
+        } catch {
+            throw ServiceProblem.invalidRequest(error.detail)
+        }
+        if let problem = RequestLimits.problem(with: query.requested) { throw ServiceProblem.invalidRequest(problem) }
+        return query
+    }
+
+    private func createDigitalCredentialsRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery,
                                                  oid4vp: ServiceConfiguration.OpenID4VP, id: String, created: Date,
                                                  expiresAt: Date, for integrator: Integrator) async throws(ServiceProblem)
         -> HTTPServerResponse
@@ -62,7 +79,7 @@ struct OpenID4VPHandler: Sendable {
         }
         let made: OpenID4VPRequest
         do {
-            made = try OpenID4VPRequest(origin: origin, requested: requested, mode: mode, signer: signer)
+            made = try OpenID4VPRequest(origin: origin, query: requested, mode: mode, signer: signer)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
@@ -74,7 +91,7 @@ struct OpenID4VPHandler: Sendable {
         ]), status: .created)
     }
 
-    private func createCrossDeviceRequest(_ body: OpenID4VPRequestBody, requested: RequestedItems,
+    private func createCrossDeviceRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery,
                                           oid4vp: ServiceConfiguration.OpenID4VP, id: String, created: Date,
                                           expiresAt: Date, for integrator: Integrator) async throws(ServiceProblem)
         -> HTTPServerResponse
@@ -93,7 +110,7 @@ struct OpenID4VPHandler: Sendable {
         let signer = try configured(self.signer, "readerAuth")
         let made: OpenID4VPRequest
         do {
-            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", requested: requested, signer: signer)
+            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", query: requested, signer: signer)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
@@ -132,7 +149,9 @@ struct OpenID4VPHandler: Sendable {
     }
 
     /// Verifies every presentation of an answer against its session (the routes and `verifierd oid4vp verify`).
-    func verifyAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date) async -> VerificationReport {
+    func verifyAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date, trust: TrustSnapshot? = nil) async
+        -> VerificationReport
+    {
         let presentations: OpenID4VPPresentations
         do throws(ResponseFailure) {
             presentations = try OpenID4VPPresentations(answer, session: session)
@@ -144,7 +163,8 @@ struct OpenID4VPHandler: Sendable {
         for presentation in presentations.presentations {
             var options = verification.options(at: time)
             options.requestedItems = presentation.requested
-            let report = await verification.verify(presentation.deviceResponse, sessionTranscript: transcript, options: options)
+            let report = await verification.verify(presentation.deviceResponse, sessionTranscript: transcript, options: options,
+                                                   trust: trust)
             guard !report.documents.isEmpty else { return report }
             documents += report.documents
         }

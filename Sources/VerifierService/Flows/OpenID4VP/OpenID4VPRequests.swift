@@ -4,6 +4,8 @@ import StrictJSON
 struct OpenID4VPRequestBody: KnownFields {
     let origin: String?
     let documents: [RequestedDocument]?
+    /// The caller's own DCQL query for mso_mdoc, instead of `documents`.
+    let dcql_query: RawJSON?
     /// `dc_api.jwt` (default) or `dc_api`.
     let responseMode: String?
     /// Signed request objects (default), or unsigned ones.
@@ -11,7 +13,7 @@ struct OpenID4VPRequestBody: KnownFields {
     /// `dc_api` (default) or `cross-device`.
     let flow: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, responseMode, signed, flow }
+    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query, responseMode, signed, flow }
 }
 
 /// The body of `POST /v1/oid4vp/verify`: the session, and `credential.data` as the browser returned it.

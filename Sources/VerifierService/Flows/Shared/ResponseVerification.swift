@@ -40,8 +40,9 @@ struct ResponseVerification: Sendable {
 
     /// Verifies a parsed response after resolving the status references of its authentic MSOs (unless status
     /// checking is off). Status lists are judged at the service clock, the document at `options.verificationTime`.
-    func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions) async -> VerificationReport {
-        let snapshot = trust.snapshot
+    func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
+                trust snapshotOverride: TrustSnapshot? = nil) async -> VerificationReport {
+        let snapshot = snapshotOverride ?? trust.snapshot
         let verifier = MDocVerifier(trust: snapshot)
         let prepared = verifier.prepare(response, sessionTranscript: sessionTranscript, options: options)
         var evidence = options.statusEvidence

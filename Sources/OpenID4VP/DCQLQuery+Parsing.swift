@@ -1,0 +1,109 @@
+import MDoc
+import StrictJSON
+
+extension DCQLQuery {
+    /// Why a caller's query was refused, naming the member (`credentials[0].claims[2].path`).
+    public struct Refusal: Error, Sendable {
+        public let detail: String
+    }
+
+    /// Reads a caller's query for mdocs, checking required members, types and verifierd's limits; unknown members
+    /// are ignored, as section 6 requires. Every claim any `claim_sets` entry names counts as requested; ids named
+    /// by `claim_sets` and `credential_sets` must exist.
+    public init(parsing raw: RawJSON, maximumCredentials: Int = 4, maximumClaims: Int = 256) throws(Refusal) {
+        guard case .object(let top) = raw else { throw Refusal(detail: "dcql_query is not an object") }
+        guard case .array(let list)? = top["credentials"], !list.isEmpty else {
+            throw Refusal(detail: "dcql_query.credentials is not a non-empty array")
+        }
+        guard list.count <= maximumCredentials else {
+            throw Refusal(detail: "dcql_query.credentials has \(list.count) queries; at most \(maximumCredentials)")
+        }
+        var credentials: [Credential] = []
+        for (index, item) in list.enumerated() {
+            let path = "dcql_query.credentials[\(index)]"
+            guard case .object(let query) = item else { throw Refusal(detail: "\(path) is not an object") }
+            guard case .string(let id)? = query["id"], !id.isEmpty, id.utf8.count <= 64,
+                  id.unicodeScalars.allSatisfy(Self.isIdentifierScalar)
+            else { throw Refusal(detail: "\(path).id is not 1 to 64 of A-Z a-z 0-9 _ -") }
+            guard !credentials.contains(where: { $0.id == id }) else { throw Refusal(detail: "\(path).id \"\(id)\" is used twice") }
+            guard case .string("mso_mdoc")? = query["format"] else {
+                throw Refusal(detail: "\(path).format is not \"mso_mdoc\" (the only format verifierd verifies)")
+            }
+            guard case .object(let meta)? = query["meta"], case .string(let docType)? = meta["doctype_value"], !docType.isEmpty else {
+                throw Refusal(detail: "\(path).meta.doctype_value is not a non-empty string")
+            }
+            var multiple = false
+            if let value = query["multiple"] {
+                guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).multiple is not a boolean") }
+                multiple = flag
+            }
+            guard case .array(let claims)? = query["claims"], !claims.isEmpty, claims.count <= maximumClaims else {
+                throw Refusal(detail: "\(path).claims is not an array of 1 to \(maximumClaims) claims (verifierd asks for named elements)")
+            }
+            var claimIds = Set<String>()
+            var elements: [(nameSpace: String, element: RequestedItems.Element)] = []
+            for (claimIndex, claim) in claims.enumerated() {
+                let claimPath = "\(path).claims[\(claimIndex)]"
+                guard case .object(let members) = claim else { throw Refusal(detail: "\(claimPath) is not an object") }
+                guard case .array(let parts)? = members["path"], parts.count == 2,
+                      case .string(let nameSpace) = parts[0], case .string(let identifier) = parts[1],
+                      !nameSpace.isEmpty, !identifier.isEmpty
+                else { throw Refusal(detail: "\(claimPath).path is not [namespace, element] of two non-empty strings") }
+                var retain = false
+                if let value = members["intent_to_retain"] {
+                    guard case .bool(let flag) = value else { throw Refusal(detail: "\(claimPath).intent_to_retain is not a boolean") }
+                    retain = flag
+                }
+                if let value = members["id"] {
+                    guard case .string(let claimId) = value, !claimId.isEmpty, claimId.unicodeScalars.allSatisfy(Self.isIdentifierScalar),
+                          claimIds.insert(claimId).inserted
+                    else { throw Refusal(detail: "\(claimPath).id is not a unique id of A-Z a-z 0-9 _ -") }
+                }
+                guard !elements.contains(where: { $0.nameSpace == nameSpace && $0.element.identifier == identifier }) else {
+                    throw Refusal(detail: "\(claimPath) asks for \(nameSpace)/\(identifier) a second time")
+                }
+                elements.append((nameSpace, RequestedItems.Element(identifier, intentToRetain: retain)))
+            }
+            if let sets = query["claim_sets"] {
+                guard case .array(let options) = sets, !options.isEmpty else {
+                    throw Refusal(detail: "\(path).claim_sets is not a non-empty array")
+                }
+                for option in options {
+                    guard case .array(let ids) = option, !ids.isEmpty,
+                          ids.allSatisfy({ if case .string(let claimId) = $0 { return claimIds.contains(claimId) } else { return false } })
+                    else { throw Refusal(detail: "\(path).claim_sets has an entry that is not a non-empty list of the query's claim ids") }
+                }
+            }
+            var nameSpaces: [(nameSpace: String, elements: [RequestedItems.Element])] = []
+            for (nameSpace, element) in elements {
+                if let position = nameSpaces.firstIndex(where: { $0.nameSpace == nameSpace }) {
+                    nameSpaces[position].elements.append(element)
+                } else {
+                    nameSpaces.append((nameSpace, [element]))
+                }
+            }
+            credentials.append(Credential(id: id, document: RequestedItems.Document(docType: docType, nameSpaces: nameSpaces),
+                                          multiple: multiple))
+        }
+        if let sets = top["credential_sets"] {
+            guard case .array(let entries) = sets, !entries.isEmpty else {
+                throw Refusal(detail: "dcql_query.credential_sets is not a non-empty array")
+            }
+            for (index, entry) in entries.enumerated() {
+                guard case .object(let set) = entry, case .array(let options)? = set["options"], !options.isEmpty,
+                      options.allSatisfy({ option in
+                          guard case .array(let ids) = option, !ids.isEmpty else { return false }
+                          return ids.allSatisfy { id in
+                              if case .string(let text) = id { return credentials.contains { $0.id == text } }
+                              return false
+                          }
+                      })
+                else { throw Refusal(detail: "dcql_query.credential_sets[\(index)].options is not a non-empty list of lists of the query's credential ids") }
+                if let required = set["required"], case .bool = required {} else if set["required"] != nil {
+                    throw Refusal(detail: "dcql_query.credential_sets[\(index)].required is not a boolean")
+                }
+            }
+        }
+        self.init(credentials: credentials, original: raw)
+    }
+}
