@@ -285,6 +285,7 @@ if Context.environment["VERIFIERD_FUZZ"] == "1" {
         ("FuzzAppleEnvelope", ["AppleWallet", "MDoc", "TrustStore", crypto]),
         ("FuzzProximity", ["Proximity", "MDoc", crypto]),
         ("FuzzWebResponse", ["WebPresentment", "MDoc", "TrustStore", crypto]),
+        ("FuzzOpenID4VP", ["OpenID4VP", "MDoc", "StrictJSON", crypto]),
     ]
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/Sources/CFuzzerDriver"))
     for (name, dependencies) in harnesses {

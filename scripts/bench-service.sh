@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks verifierd over HTTP (release build, demo configuration): POST /v1/apple/verify with the committed demo
-# request, POST /v1/web/verify with sessions prepared by the Python wallet, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
+# request, POST /v1/web/verify and POST /v1/oid4vp/verify with sessions prepared by the Python wallets, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
 # percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after), and GET /v1/admin/iaca
 # (the admin list, with an admin token set for the run). For the verify
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
@@ -105,6 +105,15 @@ python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$PORT" 
 one_use_bodies_lua "$WORK/web-bodies.jsonl" 2 > "$WORK/web.lua"
 run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-2s}"
 grep -q "Non-2xx" "$WORK/web.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
+
+# POST /v1/oid4vp/verify: signed dc_api.jwt sessions (ECDH-ES JWE A128GCM) made by the Python OpenID4VP wallet, one
+# use each, as for the web flow, so both flows can be compared in one run.
+echo "== POST /v1/oid4vp/verify (OpenID4VP dc_api.jwt: JWE open + verify + session take; $WEB_BODIES sessions prepared) =="
+python3 TestVectors/generator/oid4vp_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
+    --bench-bodies "$WEB_BODIES" --out "$WORK/oid4vp-bodies.jsonl"
+one_use_bodies_lua "$WORK/oid4vp-bodies.jsonl" 2 > "$WORK/oid4vp.lua"
+run oid4vp "$WORK/oid4vp.lua" "http://127.0.0.1:$PORT/v1/oid4vp/verify" "${WEB_DURATION:-2s}"
+grep -q "Non-2xx" "$WORK/oid4vp.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
 post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-client-token-TEST-ONLY"' > "$WORK/token.lua"

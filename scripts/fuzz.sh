@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh TARGET [SECONDS=60] [--grow]   one harness
 #   scripts/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
 #
-# TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity.
+# TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity | FuzzOpenID4VP.
 #
 # The build sets VERIFIERD_FUZZ=1, which makes Package.swift add the harnesses and instrument our own modules (not
 # the dependencies), with the same SWIFT_RELEASE_FLAGS as the release build ("-Xswiftc -enable-testing" by default,
@@ -17,7 +17,7 @@
 # input) or running out of memory fails the run (exit 1) and leaves the input in Fuzz/crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity)
+ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP)
 FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 
 usage() { sed -n 2,7p "$0" >&2; exit 64; }
@@ -68,6 +68,25 @@ if ref.exists():
 (out / "origin.bin").write_bytes(b"\x04https://shop.example:8443")
 for f in pathlib.Path("TestVectors/mdoc/cases").glob("*.deviceresponse.hex"):
     (out / (f.name + ".bin")).write_bytes(b"\x03" + bytes.fromhex(f.read_text().strip()))
+PY
+            ;;
+        FuzzOpenID4VP)
+            # The first byte selects the parser (see FuzzOpenID4VP.swift).
+            python3 - "$out" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+spec_jwe = ("eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTEyOEdDTSIsImtpZCI6ImFjIiwiZXBrIjp7Imt0eSI6IkVDIiwieCI6Im5ubVZwbTNWM2piaGNhZlFhUkJr"
+            "U1ZOSGx3Wkh3dC05ck9wSnVmeVlJdWsiLCJ5IjoicjRmakRxd0p5czlxVU9QLV9iM21SNVNaRy0tQ3dPMm1pYzVWU05UWU45ZyIsImNydiI6IlAtMjU2"
+            "In19..uAYcHRUSSn2X0WPX.yVzlGSYG4qbg0bq18JcUiDRw56yVnbKR8E7S7YlEtzT00RqE3Pw5oTpUG3hdLN4taHZ9gC1kwak8JOnJgQ.1wR024_3-qtAlx1oFIUpQQ")
+(out / "jwe.bin").write_bytes(b"\x00" + spec_jwe.encode())
+(out / "response.bin").write_bytes(b"\x01" + json.dumps({"vp_token": {"org_iso_18013_5_1_mDL": ["o2d2ZXJzaW9u"]}}).encode())
+(out / "token.bin").write_bytes(b"\x02" + json.dumps({"org_iso_18013_5_1_mDL": ["o2d2ZXJzaW9u"], "x": []}).encode())
+eudi = pathlib.Path("../shared/vectors/external/eudi-verifier-endpoint")
+if eudi.exists():
+    (out / "eudi-token.bin").write_bytes(b"\x02" + (eudi / "08-mdl-vpToken.json").read_bytes())
+    (out / "eudi-dcql.bin").write_bytes(b"\x03" + json.dumps(json.loads((eudi / "08-mdl-dcql.json").read_text())["dcql_query"]).encode())
+(out / "dcql.bin").write_bytes(b"\x03" + json.dumps({"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"},
+    "claims": [{"path": ["n", "e"], "intent_to_retain": True}]}], "credential_sets": [{"options": [["a"]]}]}).encode())
 PY
             ;;
         *)

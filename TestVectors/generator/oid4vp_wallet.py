@@ -1408,6 +1408,18 @@ def self_test(eudi_dir: Path) -> int:
 # The command line
 # --------------------------------------------------------------------------------------------------
 
+def bench_bodies(c: "Client", count: int, out: Path, threads: int = 8) -> int:
+    """Makes `count` signed dc_api.jwt sessions and writes one /v1/oid4vp/verify body per line (each valid once), for
+    wrk (scripts/bench-service.sh)."""
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        made = list(pool.map(lambda _: c.make(), range(count)))
+    with out.open("w") as file:
+        for session in made:
+            file.write(json.dumps({"sessionId": session.session_id, "response": answer(session)}) + "\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="TEST-ONLY OpenID4VP 1.0 mso_mdoc wallet against verifierd")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
@@ -1421,6 +1433,8 @@ def main() -> int:
                                                   "mapped onto --base-url")
     parser.add_argument("--scenarios", help=f"comma-separated, default all: {','.join(SCENARIOS)}")
     parser.add_argument("--self-test", action="store_true", help="offline checks of this wallet's own code")
+    parser.add_argument("--bench-bodies", type=int, help="write this many one-use /v1/oid4vp/verify bodies to --out")
+    parser.add_argument("--out", type=Path, help="where --bench-bodies writes (JSON lines)")
     parser.add_argument("--eudi-dir", type=Path, default=EUDI_DIR,
                         help="shared/vectors/external/eudi-verifier-endpoint, for --self-test (skipped if absent)")
     parser.add_argument("--issuer", choices=sorted(ww.ISSUERS), default="test",
@@ -1433,6 +1447,10 @@ def main() -> int:
         parser.error("--base-url is required (or --self-test)")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
     client = Client(args.base_url, root, args.token, args.enc, args.public_base_url)
+    if args.bench_bodies:
+        if not args.out:
+            parser.error("--bench-bodies needs --out")
+        return bench_bodies(client, args.bench_bodies, args.out)
     names = [n.strip() for n in args.scenarios.split(",") if n.strip()] if args.scenarios else list(SCENARIOS)
     return run_scenarios(client, names)
 

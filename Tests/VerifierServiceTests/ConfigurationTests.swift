@@ -133,6 +133,27 @@ struct ConfigurationTests {
         #expect(loaded.web?.sessionTTLSeconds == 300 && loaded.proximity?.sessionTTLSeconds == 600)
     }
 
+    @Test func openID4VPSection() throws {
+        let base = #""trust": {"iacaDirectory": "trust"}"#
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": []}}")?.key == "oid4vp.allowedOrigins")
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": [\"https://a.example/\"]}}")?.key == "oid4vp.allowedOrigins[0]")
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": [\"android:apk-key-hash:short\"]}}")?.key
+                == "oid4vp.allowedOrigins[0]")
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": [\"https://a.example\"], \"publicBaseUrl\": \"https://v.example/\"}}")?.key
+                == "oid4vp.publicBaseUrl")
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": [\"https://a.example\"], \"sessionTTLSeconds\": 5}}")?.key
+                == "oid4vp.sessionTTLSeconds")
+        #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": [\"https://a.example\"], \"responseMode\": \"dc_api\"}}")?.key
+                == "oid4vp.responseMode")
+        let android = "android:apk-key-hash:" + String(repeating: "A", count: 42) + "E"
+        let loaded = try ConfigurationLoader.load(file: try write(
+            "{\(base), \"oid4vp\": {\"allowedOrigins\": [\"https://a.example\", \"\(android)\"], \"publicBaseUrl\": \"https://v.example\"}}"),
+            environment: [:])
+        #expect(loaded.oid4vp?.allowedOrigins == ["https://a.example", android])
+        #expect(loaded.oid4vp?.allowUnencryptedResponses == false)
+        #expect(loaded.oid4vp?.publicBaseURL == "https://v.example")
+    }
+
     @Test func webAndReaderAuthSections() throws {
         let base = #""trust": {"iacaDirectory": "trust"}"#
         #expect(try error("{\(base), \"web\": {\"allowedOrigins\": []}}")?.key == "web.allowedOrigins")

@@ -1,0 +1,54 @@
+import Foundation
+import MDoc
+import StrictJSON
+import Testing
+@testable import OpenID4VP
+
+/// DCQL for mdocs: queries made from requested documents, and a caller's own query read strictly.
+struct DCQLQueryTests {
+    static let mdl = RequestedItems.Document(docType: "org.iso.18013.5.1.mDL", nameSpaces: [
+        (nameSpace: "org.iso.18013.5.1", elements: [RequestedItems.Element("age_over_21", intentToRetain: true)]),
+    ])
+
+    @Test func idsAreMadeFromDocTypesAndUnique() {
+        let query = DCQLQuery(RequestedItems(documents: [Self.mdl, Self.mdl]))
+        #expect(query.credentials.map(\.id) == ["org_iso_18013_5_1_mDL", "org_iso_18013_5_1_mDL_2"])
+        #expect(query.json.text.contains(#""claims":[{"path":["org.iso.18013.5.1","age_over_21"],"intent_to_retain":true}]"#))
+    }
+
+    func parse(_ json: String) -> String? {
+        do {
+            let raw = try JSONDecoder().decode(RawJSON.self, from: Data(json.utf8))
+            _ = try DCQLQuery(parsing: raw)
+            return nil
+        } catch let refusal as DCQLQuery.Refusal {
+            return refusal.detail
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aCallersQueryIsReadWithItsIdsAndMultiple() throws {
+        let raw = try JSONDecoder().decode(RawJSON.self, from: Data(#"""
+            {"credentials": [{"id": "q0", "format": "mso_mdoc", "multiple": true, "meta": {"doctype_value": "org.iso.18013.5.1.mDL"},
+              "claims": [{"path": ["org.iso.18013.5.1", "family_name"]}, {"path": ["org.iso.18013.5.1", "age_over_21"], "intent_to_retain": true}]}],
+             "unknown": {"ignored": true}}
+            """#.utf8))
+        let query = try DCQLQuery(parsing: raw)
+        #expect(query.credentials.count == 1 && query.credentials[0].id == "q0" && query.credentials[0].multiple)
+        #expect(query.requested.documents[0].nameSpaces[0].elements.map(\.identifier) == ["family_name", "age_over_21"])
+    }
+
+    @Test func refusals() {
+        let claims = #""claims": [{"path": ["n", "e"]}]"#
+        #expect(parse(#"[]"#)?.contains("not an object") == true)
+        #expect(parse(#"{"credentials": [{"id": "", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#) != nil)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}, {"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#)?.contains("twice") == true)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "multiple": "yes", \#(claims)}]}"#)?.contains("multiple") == true)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "claims": [{"path": ["n", "e"]}, {"path": ["n", "e"]}]}]}"#)?.contains("second time") == true)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "claims": [{"id": "c", "path": ["n", "e"]}], "claim_sets": [["d"]]}]}"#)?.contains("claim_sets") == true)
+        let five = Array(repeating: #"{"id": "ID", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}"#, count: 5)
+            .enumerated().map { $0.element.replacingOccurrences(of: "ID", with: "c\($0.offset)") }.joined(separator: ",")
+        #expect(parse(#"{"credentials": [\#(five)]}"#)?.contains("at most 4") == true)
+    }
+}
