@@ -36,10 +36,10 @@ public struct OpenID4VPRequest: Sendable {
     }
 
     /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
-    public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner) throws {
+    public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: String? = nil) throws {
         let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
                                        key: ResponseEncryptionKey(kid: Self.freshKeyID()), query: query,
-                                       clientId: signer.clientId, responseURI: responseURI)
+                                       clientId: signer.clientId, responseURI: responseURI, redirectURI: redirectURI)
         var members = Self.commonParameters(session)
         members.insert(("client_id", .string(signer.clientId)), at: 0)
         members.append(("response_uri", .string(responseURI)))

@@ -27,6 +27,8 @@ public struct OpenID4VPSession: Sendable {
     /// The thumbprint the transcript binds when there is no key here (an answer verified offline whose encryption
     /// key is known only by its thumbprint); else the key's.
     public let jwkThumbprint: [UInt8]?
+    /// Cross-device: where the wallet sends the user after posting its answer (the caller's page), if any.
+    public let redirectURI: String?
 
     /// Every document the query asks for.
     public var requested: RequestedItems { query.requested }
@@ -43,9 +45,11 @@ public struct OpenID4VPSession: Sendable {
     }
 
     public init(flow: Flow, origin: String?, nonce: String, mode: ResponseMode, key: ResponseEncryptionKey?,
-                query: DCQLQuery, clientId: String?, responseURI: String?, jwkThumbprint: [UInt8]? = nil)
+                query: DCQLQuery, clientId: String?, responseURI: String?, jwkThumbprint: [UInt8]? = nil,
+                redirectURI: String? = nil)
     {
         self.jwkThumbprint = jwkThumbprint
+        self.redirectURI = redirectURI
         self.flow = flow
         self.origin = origin
         self.nonce = nonce
@@ -65,7 +69,7 @@ public struct OpenID4VPSession: Sendable {
                 .text(flow.rawValue), optional(origin), .text(nonce), .text(mode.rawValue),
                 key == nil ? .null : .bytes(secret), optional(key?.kid), requested.storageForm, optional(clientId),
                 optional(responseURI), .array(query.credentials.map { .text($0.id) }),
-                .array(query.credentials.map { .bool($0.multiple) }),
+                .array(query.credentials.map { .bool($0.multiple) }), optional(redirectURI),
             ])
         }
     }
@@ -73,7 +77,7 @@ public struct OpenID4VPSession: Sendable {
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
         let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 11,
+        guard let parts = decoded?.arrayValue, parts.count == 12,
               let flow = parts[0].textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
               let nonce = parts[2].textValue, let mode = parts[3].textValue.flatMap(ResponseMode.init(rawValue:)),
               let requested = RequestedItems(storageForm: parts[6]),
@@ -92,7 +96,7 @@ public struct OpenID4VPSession: Sendable {
         }
         guard mode.encrypted == (key != nil) else { return nil }
         self.init(flow: flow, origin: parts[1].textValue, nonce: nonce, mode: mode, key: key, query: query,
-                  clientId: parts[7].textValue, responseURI: parts[8].textValue)
+                  clientId: parts[7].textValue, responseURI: parts[8].textValue, redirectURI: parts[11].textValue)
     }
 }
 

@@ -71,6 +71,25 @@ struct PostgresSessionStoreTests {
         }
     }
 
+    /// `presence` answers like `take` without taking: open, then used once taken; expired; another owner's or
+    /// kind's is not found.
+    @Test func presenceTellsOpenUsedExpiredAndUnknownApartWithoutTaking() async throws {
+        let test = try await TestDatabase.make()
+        let store = PostgresSessionStore(database: test.database, maximumSessions: 100)
+        let open = record().owned(by: "alice")
+        try await store.insert(open, now: now)
+        #expect(await store.presence(id: open.id, kind: "web", owner: "alice", now: now) == .open)
+        #expect(await store.presence(id: open.id, kind: "web", owner: "alice", now: now) == .open)
+        #expect(await store.presence(id: open.id, kind: "web", owner: "bob", now: now) == .notFound)
+        #expect(await store.presence(id: open.id, kind: "proximity", owner: "alice", now: now) == .notFound)
+        #expect(await store.presence(id: open.id, kind: "web", owner: "alice", now: now.addingTimeInterval(301)) == .expired)
+        guard case .taken = await store.take(id: open.id, kind: "web", owner: "alice", now: now) else {
+            Issue.record("presence took nothing: the session is still there"); return
+        }
+        #expect(await store.presence(id: open.id, kind: "web", owner: "alice", now: now) == .alreadyUsed)
+        #expect(await store.presence(id: SessionIdentifier.make(), kind: "web", owner: nil, now: now) == .notFound)
+    }
+
     @Test func aPayloadDoesNotOpenWithAnotherKeyOrInAnotherRow() async throws {
         let test = try await TestDatabase.make()
         let store = PostgresSessionStore(database: test.database, maximumSessions: 100)

@@ -185,4 +185,20 @@ struct InMemorySessionStoreTests {
             Issue.record("the owner learns it was used"); return
         }
     }
+
+    /// `presence` answers like `take` without taking.
+    @Test func presenceTellsOpenUsedExpiredAndUnknownApartWithoutTaking() {
+        let store = InMemorySessionStore(maximumSessions: 10)
+        let open = Self.record("p").owned(by: "alice")
+        try? store.insert(open, now: Self.start)
+        #expect(store.presence(id: "p", kind: "web", owner: "alice", now: Self.start) == .open)
+        #expect(store.presence(id: "p", kind: "web", owner: "bob", now: Self.start) == .notFound)
+        #expect(store.presence(id: "p", kind: "proximity", owner: nil, now: Self.start) == .notFound)
+        #expect(store.presence(id: "p", kind: "web", owner: nil, now: Self.start.addingTimeInterval(301)) == .expired)
+        guard case .taken = store.take(id: "p", kind: "web", owner: "alice", now: Self.start) else {
+            Issue.record("presence took nothing"); return
+        }
+        #expect(store.presence(id: "p", kind: "web", owner: "alice", now: Self.start) == .alreadyUsed)
+        #expect(store.presence(id: "q", kind: "web", owner: nil, now: Self.start) == .notFound)
+    }
 }

@@ -141,4 +141,21 @@ struct OpenID4VPFlowTests {
         #expect(try await harness.request("GET", "/v1/oid4vp/sessions/\(id)/result").status == 409)
         await harness.stop()
     }
+
+    /// A caller's redirect URI (on an allowed origin) is what the wallet is told after posting.
+    @Test func theWalletIsSentToTheCallersRedirectURI() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.stop() } }
+        let bad = try await harness.post("/v1/oid4vp/requests", json: ["flow": "cross-device", "redirectUri": "https://evil.example/done"])
+        #expect(bad.status == 400)
+        let dcAPI = try await harness.post("/v1/oid4vp/requests", json: ["origin": "https://shop.example", "redirectUri": "https://shop.example/done"])
+        #expect(dcAPI.status == 400)
+        let made = try await harness.post("/v1/oid4vp/requests", json: ["flow": "cross-device", "redirectUri": "https://shop.example/done?x=1"])
+        let id = try #require(made.json["sessionId"] as? String)
+        let posted = try await harness.request("POST", "/v1/oid4vp/responses/\(id)", body: Data("error=access_denied".utf8),
+                                               headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
+        #expect(posted.status == 200)
+        #expect(posted.json["redirect_uri"] as? String == "https://shop.example/done?x=1")
+        await harness.stop()
+    }
 }

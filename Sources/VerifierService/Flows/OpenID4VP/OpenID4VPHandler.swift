@@ -63,6 +63,7 @@ struct OpenID4VPHandler: Sendable {
                                                  expiresAt: Date, for integrator: Integrator) async throws(ServiceProblem)
         -> HTTPServerResponse
     {
+        guard body.redirectUri == nil else { throw ServiceProblem.invalidRequest("\"redirectUri\" is for cross-device requests") }
         guard let origin = body.origin, oid4vp.allowedOrigins.contains(origin) else {
             throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
         }
@@ -107,10 +108,18 @@ struct OpenID4VPHandler: Sendable {
         if let origin = body.origin, !oid4vp.allowedOrigins.contains(origin) {
             throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
         }
+        if let redirect = body.redirectUri {
+            guard let url = URL(string: redirect), let scheme = url.scheme, let host = url.host, url.user == nil,
+                  oid4vp.allowedOrigins.contains("\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")), redirect.utf8.count <= 2_048
+            else {
+                throw ServiceProblem.invalidRequest("\"redirectUri\" is not a URL on one of oid4vp.allowedOrigins")
+            }
+        }
         let signer = try configured(self.signer, "readerAuth")
         let made: OpenID4VPRequest
         do {
-            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", query: requested, signer: signer)
+            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", query: requested, signer: signer,
+                                        redirectURI: body.redirectUri)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
@@ -220,7 +229,8 @@ struct OpenID4VPHandler: Sendable {
         try await sessions.store(SessionRecord(id: Self.resultId(id), kind: Self.resultKind, createdAt: record.createdAt,
                                                expiresAt: record.expiresAt.addingTimeInterval(300), payload: SecretBytes(stored)),
                                  for: Integrator(name: record.owner), now: clock.now())
-        var response = HTTPServerResponse.json(JSON.object([(String, JSON?)]()))
+        // `redirect_uri` (8.2): where the wallet sends the user next, when the caller gave one.
+        var response = HTTPServerResponse.json(JSON.object([("redirect_uri", session.redirectURI.map { JSON.string($0) })]))
         response.head.headerFields[.cacheControl] = "no-store"
         response.logAnnotations = ["outcome": outcome]
         return response

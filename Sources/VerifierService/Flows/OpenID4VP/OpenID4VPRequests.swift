@@ -12,8 +12,10 @@ struct OpenID4VPRequestBody: KnownFields {
     let signed: Bool?
     /// `dc_api` (default) or `cross-device`.
     let flow: String?
+    /// Cross-device: where the wallet sends the user after answering (an https URL on an allowed origin).
+    let redirectUri: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query, responseMode, signed, flow }
+    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query, responseMode, signed, flow, redirectUri }
 }
 
 /// The body of `POST /v1/oid4vp/verify`: the session, and `credential.data` as the browser returned it.
