@@ -276,6 +276,7 @@ public final class VerifierService: Sendable {
         http.shutdownGracePeriod = .seconds(configuration.server.shutdownGraceSeconds)
         http.tls = tlsIdentity
         http.clientCertificateRequiredPrefixes = configuration.server.tls?.requireClientCertificateFor ?? []
+        http.problemTypeBase = ServiceProblem.typeBase
         return http
     }
 }

@@ -101,6 +101,7 @@ struct Serve: AsyncParsableCommand {
     static func startPlainHealthListener(_ service: VerifierService, _ configuration: ServiceConfiguration) -> HTTPServer? {
         guard let port = configuration.server.plainHealthPort else { return nil }
         var http = HTTPServerConfiguration(host: configuration.server.host, port: port)
+        http.problemTypeBase = ServiceProblem.typeBase
         http.maxBodyBytes = 1024
         http.maxConnections = 64
         let server = HTTPServer(configuration: http, router: service.healthRouter(), observer: service.requestObserver(output: .standardOutput))

@@ -21,5 +21,5 @@ struct ConfigOption: ParsableArguments {
 
 /// The version `verifierd --version` prints.
 enum VerifierdVersion {
-    static let text = "verifierd 0.16.0 (schema \(SchemaMigrations.latestVersion))"
+    static let text = "verifierd 0.17.0 (schema \(SchemaMigrations.latestVersion))"
 }

@@ -3,7 +3,7 @@ import HTTPServer
 import HTTPTypes
 
 /// Errors the service answers with: `application/problem+json` (RFC 9457) with a stable `code`.
-struct ServiceProblem: Error, Sendable {
+public struct ServiceProblem: Error, Sendable {
     let status: HTTPResponse.Status
     let code: String
     let detail: String
@@ -17,9 +17,13 @@ struct ServiceProblem: Error, Sendable {
         self.detail = detail
     }
 
+    /// The one scheme of every problem `type`, the service's and the HTTP layer's alike: this base, then the code in
+    /// lower case with dashes (`https://verifierd.example/problems/session-not-found`).
+    public static let typeBase = "https://verifierd.example/problems/"
+
     var response: HTTPServerResponse {
         let problem = HTTPProblem(
-            type: "https://verifierd.example/problems/\(code.lowercased().replacingOccurrences(of: "_", with: "-"))",
+            type: Self.typeBase + code.lowercased().replacingOccurrences(of: "_", with: "-"),
             title: status.reasonPhrase, status: status.code, detail: detail, code: code)
         var response = HTTPServerResponse.problem(problem)
         for field in headers { response.head.headerFields.append(field) }
