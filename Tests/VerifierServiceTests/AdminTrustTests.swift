@@ -71,6 +71,7 @@ struct AdminTrustTests {
         let expiredFile = ServiceHarness.pki.appendingPathComponent("iaca-expired.pem")
         let expired = try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: expiredFile))
         #expect(expired.status == 400)
+        #expect((expired.json["detail"] as? String)?.contains("?allowExpired=true") == true, "\(expired.json)")
         #expect(try await harness.admin("POST", "/v1/admin/iaca?allowExpired=true", body: try Data(contentsOf: expiredFile)).status == 201)
         let list = try await harness.admin("GET", "/v1/admin/iaca")
         #expect((list.json["anchors"] as? [[String: Any]])?.contains { $0["status"] as? String == "expired" } == true)

@@ -38,6 +38,7 @@ struct CommandLineTests {
         #expect(run.error.contains("1...300"))
         let missing = try Self.run(["serve", "--config", folder.appendingPathComponent("none.json").path])
         #expect(missing.status == 78)
+        #expect(missing.error.contains("no such file") && missing.error.contains("pass --config"), "\(missing.error)")
     }
 
     @Test func aDuplicateNameInTheConfigurationOrAJSONRequestIsRefused() throws {

@@ -33,6 +33,26 @@ struct VICALAdminTests {
         try #require(try await harness.admin("GET", "/v1/admin/iaca").json["anchors"] as? [[String: Any]])
     }
 
+    /// A VICAL imported by hand (no schedule) that outlives its nextUpdate degrades /readyz as a scheduled one does.
+    @Test func aHandImportedVICALPastItsNextUpdateDegradesReadiness() async throws {
+        let clock = ManualClock(TestClock.date("2030-01-01T00:00:00Z"))
+        let harness = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p521.pem")], clock: clock) { config in
+            var trust = config["trust"] as! [String: Any]
+            trust["vicalSigners"] = ["test": Self.vicals.appendingPathComponent("signer-root.pem").path]
+            config["trust"] = trust
+        }
+        defer { Task { await harness.stop() } }
+        let imported = try await harness.admin("POST", "/v1/admin/vicals/test", body: try Self.vical("test-vical-10.cbor"))
+        #expect(imported.status == 200)
+        let next = try #require((imported.json["nextUpdate"] as? String).flatMap(TestClock.date))
+        #expect(try await harness.request("GET", "/readyz").json["status"] as? String == "ready")
+        clock.advance(by: next.timeIntervalSince(TestClock.date("2030-01-01T00:00:00Z")) + 60)
+        let ready = try await harness.request("GET", "/readyz")
+        #expect(ready.json["status"] as? String == "degraded")
+        #expect((ready.json["degraded"] as? [String])?.contains("VICAL test is past its nextUpdate") == true, "\(ready.json)")
+        await harness.stop()
+    }
+
     @Test func importDryRunRollbackAndRefusalsChangeOnlyWhatTheySay() async throws {
         let harness = try Self.harness()
         defer { Task { await harness.stop() } }

@@ -135,7 +135,8 @@ struct TrustAdminHandler: Sendable {
         do throws(TrustChangeError) {
             for group in groups {
                 anchors += try TrustStoreManager.validate(group.certificates, docTypes: group.docTypes,
-                                                          allowExpired: allowExpired, now: now())
+                                                          allowExpired: allowExpired, now: now(),
+                                                          allowExpiredHint: "add ?allowExpired=true")
             }
             try TrustStoreManager.requireDistinct(anchors)
         } catch {

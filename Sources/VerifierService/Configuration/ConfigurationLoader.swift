@@ -130,7 +130,17 @@ public enum ConfigurationLoader {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw ConfigurationError(key: "(file)", "cannot read \(file.path): \(error.localizedDescription)")
+            // Name the fix, not Foundation's error: no such file (the default path is relative to the working
+            // directory), or permission denied.
+            let reason: String
+            switch (error as NSError).code {
+            case NSFileReadNoSuchFileError:
+                reason = "no such file (the default config/verifierd.json is relative to the working directory: run from the "
+                    + "repository root or pass --config PATH)"
+            case NSFileReadNoPermissionError: reason = "permission denied"
+            default: reason = error.localizedDescription
+            }
+            throw ConfigurationError(key: "(file)", "cannot read \(file.path): \(reason)")
         }
         // A name twice in one object (Foundation would keep one of the two; other tools may read the other).
         let bytes = Array(data)

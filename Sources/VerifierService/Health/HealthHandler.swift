@@ -45,7 +45,10 @@ struct HealthHandler: Sendable {
             if let outcome = refresher.lastOutcome(source), outcome.failed {
                 reasons.append("VICAL \(source): last refresh \(outcome.outcome): \(outcome.detail ?? "")")
             }
-            if let next = trust.snapshot.lists[source]?.nextUpdate, next < time {
+        }
+        // Every VICAL in force, imported by hand or on a schedule.
+        for (source, list) in trust.snapshot.lists.sorted(by: { $0.key < $1.key }) {
+            if let next = list.nextUpdate, next < time {
                 reasons.append("VICAL \(source) is past its nextUpdate")
             }
         }
