@@ -85,8 +85,9 @@ extension DCQLQuery {
             credentials.append(Credential(id: id, document: RequestedItems.Document(docType: docType, nameSpaces: nameSpaces),
                                           multiple: multiple))
         }
+        var credentialSets: [CredentialSet] = []
         if let sets = top["credential_sets"] {
-            guard case .array(let entries) = sets, !entries.isEmpty else {
+            guard case .array(let entries) = sets, !entries.isEmpty, entries.count <= 16 else {
                 throw Refusal(detail: "dcql_query.credential_sets is not a non-empty array")
             }
             for (index, entry) in entries.enumerated() {
@@ -99,11 +100,20 @@ extension DCQLQuery {
                           }
                       })
                 else { throw Refusal(detail: "dcql_query.credential_sets[\(index)].options is not a non-empty list of lists of the query's credential ids") }
-                if let required = set["required"], case .bool = required {} else if set["required"] != nil {
-                    throw Refusal(detail: "dcql_query.credential_sets[\(index)].required is not a boolean")
+                var required = true
+                if let value = set["required"] {
+                    guard case .bool(let flag) = value else {
+                        throw Refusal(detail: "dcql_query.credential_sets[\(index)].required is not a boolean")
+                    }
+                    required = flag
                 }
+                let ids = options.map { option -> [String] in
+                    guard case .array(let items) = option else { return [] }
+                    return items.compactMap { if case .string(let text) = $0 { return text } else { return nil } }
+                }
+                credentialSets.append(CredentialSet(options: ids, required: required))
             }
         }
-        self.init(credentials: credentials, original: raw)
+        self.init(credentials: credentials, credentialSets: credentialSets, original: raw)
     }
 }

@@ -19,7 +19,20 @@ public struct DCQLQuery: Sendable, Equatable {
         }
     }
 
+    /// A credential set (6.2): options, each a list of credential ids, and whether one option must be answered.
+    public struct CredentialSet: Sendable, Equatable {
+        public let options: [[String]]
+        public let required: Bool
+
+        public init(options: [[String]], required: Bool) {
+            self.options = options
+            self.required = required
+        }
+    }
+
     public let credentials: [Credential]
+    /// `credential_sets`; empty when the query has none (then every credential query must be answered).
+    public let credentialSets: [CredentialSet]
     /// The query as the caller gave it, sent unchanged (nil when made here from requested documents).
     public let original: RawJSON?
 
@@ -39,12 +52,29 @@ public struct DCQLQuery: Sendable, Equatable {
             used.insert(id)
             return Credential(id: id, document: document)
         }
+        credentialSets = []
         original = nil
     }
 
-    public init(credentials: [Credential], original: RawJSON? = nil) {
+    public init(credentials: [Credential], credentialSets: [CredentialSet] = [], original: RawJSON? = nil) {
         self.credentials = credentials
+        self.credentialSets = credentialSets
         self.original = original
+    }
+
+    /// Why the answered ids do not satisfy the query (6.4): without credential sets every credential query must be
+    /// answered; with them, every required set needs one option whose ids are all answered. Nil when satisfied.
+    public func unmet(answered: Set<String>) -> String? {
+        if credentialSets.isEmpty {
+            let missing = credentials.map(\.id).filter { !answered.contains($0) }
+            return missing.isEmpty ? nil : "no presentation for credential id(s) \(missing.joined(separator: ", "))"
+        }
+        for (index, set) in credentialSets.enumerated() where set.required {
+            if !set.options.contains(where: { $0.allSatisfy(answered.contains) }) {
+                return "credential_sets[\(index)] is required and none of its options was answered"
+            }
+        }
+        return nil
     }
 
     /// Every document the query asks for, in order.

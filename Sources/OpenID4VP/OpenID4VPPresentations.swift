@@ -38,6 +38,7 @@ public struct OpenID4VPPresentations: Sendable {
             throw ResponseFailure(.vpTokenMalformed, "the vp_token holds \(token.presentations.count) credential ids; the query has \(query.credentials.count)")
         }
         var presentations: [Presentation] = []
+        var documentCount = 0
         for (id, values) in token.presentations.sorted(by: { $0.key < $1.key }) {
             // Offline (`verifierd oid4vp verify` without --dcql) there is no query: every id counts, nothing is compared.
             let credential = query.credentials.isEmpty ? DCQLQuery.Credential(id: id, document: .init(docType: "", nameSpaces: []))
@@ -61,9 +62,22 @@ public struct OpenID4VPPresentations: Sendable {
                 } catch {
                     throw ResponseFailure(error.code, "the presentation for \"\(id)\": \(error.description)")
                 }
+                // HAIP 5.3.1: one mdoc per DeviceResponse, so a query without `multiple` yields one document; the whole
+                // answer holds at most as many documents as any DeviceResponse may (bounded work on the open route).
+                if !query.credentials.isEmpty && response.documents.count != 1 {
+                    throw ResponseFailure(.vpTokenMalformed,
+                                          "the presentation for \"\(id)\" holds \(response.documents.count) documents; one DeviceResponse carries one mdoc")
+                }
+                documentCount += response.documents.count
+                guard documentCount <= DeviceResponse.maximumDocuments else {
+                    throw ResponseFailure(.vpTokenMalformed, "the vp_token holds more than \(DeviceResponse.maximumDocuments) documents")
+                }
                 presentations.append(Presentation(credentialId: id, deviceResponse: response,
                                                   requested: query.credentials.isEmpty ? nil : RequestedItems(documents: [credential.document])))
             }
+        }
+        if let unmet = query.unmet(answered: Set(token.presentations.keys)), !query.credentials.isEmpty {
+            throw ResponseFailure(.documentsNotReturned, unmet)
         }
         self.presentations = presentations
     }

@@ -70,6 +70,9 @@ public struct OpenID4VPSession: Sendable {
                 key == nil ? .null : .bytes(secret), optional(key?.kid), requested.storageForm, optional(clientId),
                 optional(responseURI), .array(query.credentials.map { .text($0.id) }),
                 .array(query.credentials.map { .bool($0.multiple) }), optional(redirectURI),
+                .array(query.credentialSets.map { set in
+                    [.bool(set.required), .array(set.options.map { .array($0.map { CBOR.text($0) }) })]
+                }),
             ])
         }
     }
@@ -77,16 +80,23 @@ public struct OpenID4VPSession: Sendable {
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
         let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 12,
+        guard let parts = decoded?.arrayValue, parts.count == 13,
               let flow = parts[0].textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
               let nonce = parts[2].textValue, let mode = parts[3].textValue.flatMap(ResponseMode.init(rawValue:)),
               let requested = RequestedItems(storageForm: parts[6]),
               let ids = parts[9].arrayValue?.compactMap(\.textValue), let multiple = parts[10].arrayValue?.compactMap(\.boolValue),
               ids.count == requested.documents.count, multiple.count == ids.count
         else { return nil }
+        var sets: [DCQLQuery.CredentialSet] = []
+        for item in parts[12].arrayValue ?? [] {
+            guard let pair = item.arrayValue, pair.count == 2, let required = pair[0].boolValue, let options = pair[1].arrayValue else {
+                return nil
+            }
+            sets.append(DCQLQuery.CredentialSet(options: options.map { $0.arrayValue?.compactMap(\.textValue) ?? [] }, required: required))
+        }
         let query = DCQLQuery(credentials: requested.documents.indices.map {
             DCQLQuery.Credential(id: ids[$0], document: requested.documents[$0], multiple: multiple[$0])
-        })
+        }, credentialSets: sets)
         var key: ResponseEncryptionKey?
         if let raw = parts[4].bytesValue {
             guard let kid = parts[5].textValue, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {

@@ -51,4 +51,22 @@ struct DCQLQueryTests {
             .enumerated().map { $0.element.replacingOccurrences(of: "ID", with: "c\($0.offset)") }.joined(separator: ",")
         #expect(parse(#"{"credentials": [\#(five)]}"#)?.contains("at most 4") == true)
     }
+
+    /// 6.4: without credential sets every query must be answered; with them, each required set needs a complete option.
+    @Test func coverage() throws {
+        let plain = DCQLQuery(RequestedItems(documents: [Self.mdl, Self.mdl]))
+        #expect(plain.unmet(answered: ["org_iso_18013_5_1_mDL"])?.contains("org_iso_18013_5_1_mDL_2") == true)
+        #expect(plain.unmet(answered: ["org_iso_18013_5_1_mDL", "org_iso_18013_5_1_mDL_2"]) == nil)
+        let raw = try JSONDecoder().decode(RawJSON.self, from: Data(#"""
+            {"credentials": [
+              {"id": "mdl", "format": "mso_mdoc", "meta": {"doctype_value": "org.iso.18013.5.1.mDL"}, "claims": [{"path": ["n", "a"]}]},
+              {"id": "pid", "format": "mso_mdoc", "meta": {"doctype_value": "eu.europa.ec.eudi.pid.1"}, "claims": [{"path": ["n", "b"]}]},
+              {"id": "photo", "format": "mso_mdoc", "meta": {"doctype_value": "org.iso.23220.photoid.1"}, "claims": [{"path": ["n", "c"]}]}],
+             "credential_sets": [{"options": [["mdl"], ["pid"]]}, {"required": false, "options": [["photo"]]}]}
+            """#.utf8))
+        let sets = try DCQLQuery(parsing: raw)
+        #expect(sets.unmet(answered: ["pid"]) == nil)
+        #expect(sets.unmet(answered: ["mdl", "photo"]) == nil)
+        #expect(sets.unmet(answered: ["photo"])?.contains("credential_sets[0]") == true)
+    }
 }

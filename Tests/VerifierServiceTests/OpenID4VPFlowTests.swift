@@ -26,6 +26,17 @@ struct OpenID4VPFlowTests {
         return try #require(object as? [String: Any])
     }
 
+    /// The response URI's path for a cross-device request, read from its request object as a wallet would.
+    static func responsePath(_ harness: ServiceHarness, _ made: ServiceHarness.Response) async throws -> String {
+        let authorization = try #require(made.json["authorizationRequest"] as? String)
+        let encoded = try #require(authorization.components(separatedBy: "request_uri=").last)
+        let requestURI = try #require(encoded.removingPercentEncoding)
+        let object = try await harness.request("GET", requestURI.replacingOccurrences(of: "https://verifier.example", with: ""), anonymous: true)
+        #expect(object.status == 200)
+        let responseURI = try #require(try payload(ofJWS: object.text)["response_uri"] as? String)
+        return responseURI.replacingOccurrences(of: "https://verifier.example", with: "")
+    }
+
     @Test func aSignedRequestHasTheContractShape() async throws {
         let harness = try Self.harness()
         defer { Task { await harness.stop() } }
@@ -124,8 +135,13 @@ struct OpenID4VPFlowTests {
         #expect(unknown.status == 404)
         let noSuchObject = try await harness.request("GET", "/v1/oid4vp/request-objects/\(String(repeating: "A", count: 43))", anonymous: true)
         #expect(noSuchObject.status == 404)
-        let notForm = try await harness.request("POST", "/v1/oid4vp/responses/\(id)", body: Data("%%%".utf8), anonymous: true)
+        let responsePath = try await Self.responsePath(harness, made)
+        #expect(!responsePath.contains(id), "the wallet never sees the caller's session id")
+        let notForm = try await harness.request("POST", responsePath, body: Data("%%%".utf8), anonymous: true)
         #expect(notForm.status == 400)
+        let byHandle = try await harness.request("POST", "/v1/oid4vp/responses/\(id)", body: Data("error=access_denied".utf8),
+                                                 headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
+        #expect(byHandle.status == 404, "the caller's session id is not a response URI")
         // A wallet's post under a DC API session's id finds nothing: only cross-device sessions take wallet posts.
         let dcAPI = try await harness.post("/v1/oid4vp/requests", json: ["origin": "https://shop.example"])
         let dcAPIId = try #require(dcAPI.json["sessionId"] as? String)
@@ -133,7 +149,7 @@ struct OpenID4VPFlowTests {
                                                   headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
         #expect(wrongKind.status == 404)
         // The wallet declines: the wallet gets {}, the caller the report.
-        let declined = try await harness.request("POST", "/v1/oid4vp/responses/\(id)", body: Data("error=access_denied".utf8),
+        let declined = try await harness.request("POST", responsePath, body: Data("error=access_denied".utf8),
                                                  headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
         #expect(declined.status == 200 && declined.text == "{}")
         let report = try await harness.request("GET", "/v1/oid4vp/sessions/\(id)/result")
@@ -151,11 +167,25 @@ struct OpenID4VPFlowTests {
         let dcAPI = try await harness.post("/v1/oid4vp/requests", json: ["origin": "https://shop.example", "redirectUri": "https://shop.example/done"])
         #expect(dcAPI.status == 400)
         let made = try await harness.post("/v1/oid4vp/requests", json: ["flow": "cross-device", "redirectUri": "https://shop.example/done?x=1"])
-        let id = try #require(made.json["sessionId"] as? String)
-        let posted = try await harness.request("POST", "/v1/oid4vp/responses/\(id)", body: Data("error=access_denied".utf8),
+        let posted = try await harness.request("POST", try await Self.responsePath(harness, made), body: Data("error=access_denied".utf8),
                                                headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
         #expect(posted.status == 200)
-        #expect(posted.json["redirect_uri"] as? String == "https://shop.example/done?x=1")
+        let redirect = try #require(posted.json["redirect_uri"] as? String)
+        #expect(redirect.hasPrefix("https://shop.example/done?x=1#response_code="))
+        let code = try #require(redirect.components(separatedBy: "#response_code=").last)
+        #expect(code.count == 43)
+        let id = try #require(made.json["sessionId"] as? String)
+        let result = try await harness.request("GET", "/v1/oid4vp/sessions/\(id)/result?response_code=\(code)")
+        #expect(result.status == 422 && result.json["code"] as? String == "WALLET_DECLINED")
+
+        // Without the code (the answer came from another browser), the presentation is refused and discarded.
+        let other = try await harness.post("/v1/oid4vp/requests", json: ["flow": "cross-device", "redirectUri": "https://shop.example/done"])
+        let otherId = try #require(other.json["sessionId"] as? String)
+        _ = try await harness.request("POST", try await Self.responsePath(harness, other), body: Data("error=access_denied".utf8),
+                                      headers: ["Content-Type": "application/x-www-form-urlencoded"], anonymous: true)
+        let missing = try await harness.request("GET", "/v1/oid4vp/sessions/\(otherId)/result?response_code=wrong")
+        #expect(missing.status == 403 && missing.json["code"] as? String == "RESPONSE_CODE_MISMATCH")
+        #expect(try await harness.request("GET", "/v1/oid4vp/sessions/\(otherId)/result").status == 409)
         await harness.stop()
     }
 }

@@ -32,7 +32,8 @@ struct CertificateProfileCheck: DocumentCheck {
         }
         if fails { return .failed(.certificateProfileViolation, detail) }
         // Under a lenient anchor the issuing_country deviation is named by its own code.
-        return .warning(countryMismatch && context.profileMode == .lenient ? .issuingCountryMismatch : .certificateProfileViolation, detail)
+        return .warning(countryMismatch && findings.count == 1 && context.profileMode == .lenient
+            ? .issuingCountryMismatch : .certificateProfileViolation, detail)
     }
 
     /// Findings about the certificates alone; without a trusted IACA only the DS is profiled.

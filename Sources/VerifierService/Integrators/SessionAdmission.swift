@@ -15,7 +15,9 @@ struct SessionAdmission: Sendable {
         if configuration.web != nil { kinds.append(WebSession.kind) }
         if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
         if configuration.oid4vp != nil {
-            kinds += [OpenID4VPSession.Flow.digitalCredentialsAPI.kind, OpenID4VPSession.Flow.crossDevice.kind]
+            // Cross-device requests keep three records (session, request object, result): each kind has its part.
+            kinds += [OpenID4VPSession.Flow.digitalCredentialsAPI.kind, OpenID4VPSession.Flow.crossDevice.kind,
+                      OpenID4VPHandler.requestObjectKind, OpenID4VPHandler.resultKind]
         }
         if configuration.apple?.requireIssuedNonce == true { kinds.append(AppleNonces.kind) }
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions

@@ -109,7 +109,7 @@ struct OpenID4VPHandler: Sendable {
             throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
         }
         if let redirect = body.redirectUri {
-            guard let url = URL(string: redirect), let scheme = url.scheme, let host = url.host, url.user == nil,
+            guard let url = URL(string: redirect), let scheme = url.scheme, let host = url.host, url.user == nil, url.fragment == nil,
                   oid4vp.allowedOrigins.contains("\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")), redirect.utf8.count <= 2_048
             else {
                 throw ServiceProblem.invalidRequest("\"redirectUri\" is not a URL on one of oid4vp.allowedOrigins")
@@ -118,13 +118,15 @@ struct OpenID4VPHandler: Sendable {
         let signer = try configured(self.signer, "readerAuth")
         let made: OpenID4VPRequest
         do {
-            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(id)", query: requested, signer: signer,
+            made = try OpenID4VPRequest(responseURI: "\(base)/v1/oid4vp/responses/\(Self.responseId(id))", query: requested, signer: signer,
                                         redirectURI: body.redirectUri)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
         let requestObjectId = SessionIdentifier.make()
-        try await sessions.store(made.session.record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator, now: created)
+        // The wallet sees only the response id: it cannot compute the caller's session id from it.
+        try await sessions.store(made.session.record(id: Self.responseId(id), createdAt: created, expiresAt: expiresAt),
+                                 for: integrator, now: created)
         try await sessions.store(SessionRecord(id: requestObjectId, kind: Self.requestObjectKind, createdAt: created, expiresAt: expiresAt,
                                                payload: SecretBytes(Array((made.signedRequest ?? "").utf8))),
                                  for: integrator, now: created)
@@ -224,13 +226,18 @@ struct OpenID4VPHandler: Sendable {
         let report = await verifyAnswer(answer, session: session, at: clock.now())
         let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
         let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : []
-        var stored = [UInt8(report.verified ? 1 : 0)]
+        // With a redirect URI, a fresh response code goes to the wallet's user agent (OpenID4VP 1.0 14.2, HAIP 5.1): the
+        // result is released only to a caller that presents it, so an answer given in another browser is refused.
+        let responseCode = session.redirectURI == nil ? "" : SessionIdentifier.make()
+        var stored = [UInt8(report.verified ? 1 : 0), UInt8(responseCode.utf8.count)] + Array(responseCode.utf8)
         stored += ReportJSON.bytes(report, includeClaims: true, extra: extra)
-        try await sessions.store(SessionRecord(id: Self.resultId(id), kind: Self.resultKind, createdAt: record.createdAt,
+        try await sessions.store(SessionRecord(id: Self.resultId(responseId: id), kind: Self.resultKind, createdAt: record.createdAt,
                                                expiresAt: record.expiresAt.addingTimeInterval(300), payload: SecretBytes(stored)),
                                  for: Integrator(name: record.owner), now: clock.now())
         // `redirect_uri` (8.2): where the wallet sends the user next, when the caller gave one.
-        var response = HTTPServerResponse.json(JSON.object([("redirect_uri", session.redirectURI.map { JSON.string($0) })]))
+        var response = HTTPServerResponse.json(JSON.object([
+            ("redirect_uri", session.redirectURI.map { JSON.string("\($0)#response_code=\(responseCode)") }),
+        ]))
         response.head.headerFields[.cacheControl] = "no-store"
         response.logAnnotations = ["outcome": outcome]
         return response
@@ -242,20 +249,37 @@ struct OpenID4VPHandler: Sendable {
         let id = request.pathParameters["id"] ?? ""
         let notFound = ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
         guard SessionIdentifier.isWellFormed(id) else { throw notFound }
-        switch await sessions.store.take(id: Self.resultId(id), kind: Self.resultKind, owner: integrator.name, now: clock.now()) {
+        let responseId = Self.responseId(id)
+        switch await sessions.store.take(id: Self.resultId(responseId: responseId), kind: Self.resultKind, owner: integrator.name,
+                                         now: clock.now()) {
         case .taken(let record):
             let bytes = record.payload.bytes
-            var response = HTTPServerResponse.json(Array(bytes.dropFirst()), status: bytes.first == 1 ? .ok : .unprocessableContent)
-            response.logAnnotations = ["outcome": bytes.first == 1 ? "verified" : "NOT_VERIFIED"]
+            guard bytes.count >= 2, bytes.count >= 2 + Int(bytes[1]) else {
+                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored result could not be read")
+            }
+            let code = Array(bytes[2..<(2 + Int(bytes[1]))])
+            // The result is taken either way: a presentation whose response code does not come back is discarded.
+            if !code.isEmpty {
+                guard let presented = request.query("response_code"), ConstantTime.equals(presented, String(decoding: code, as: UTF8.self)) else {
+                    throw ServiceProblem(.forbidden, "RESPONSE_CODE_MISMATCH",
+                                         "response_code is not the one the wallet's redirect carried; the presentation is discarded")
+                }
+            }
+            let verified = bytes[0] == 1
+            var response = HTTPServerResponse.json(Array(bytes[(2 + Int(bytes[1]))...]), status: verified ? .ok : .unprocessableContent)
+            response.logAnnotations = ["outcome": verified ? "verified" : "NOT_VERIFIED"]
             return response
         case .alreadyUsed:
             throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this result was already fetched")
         case .unavailable(let reason):
             throw SessionDesk.storeUnavailable(reason)
-        case .expired, .notFound:
+        case .expired:
+            throw ServiceProblem(.gone, "SESSION_EXPIRED", "the result was not fetched in time")
+        case .notFound:
             break
         }
-        switch await sessions.store.presence(id: id, kind: OpenID4VPSession.Flow.crossDevice.kind, owner: integrator.name, now: clock.now()) {
+        switch await sessions.store.presence(id: responseId, kind: OpenID4VPSession.Flow.crossDevice.kind, owner: integrator.name,
+                                             now: clock.now()) {
         case .open, .alreadyUsed:
             // Waiting for the wallet, or its answer is being verified.
             var response = HTTPServerResponse.json(JSON.object([("status", .string("pending"))]), status: .accepted)
@@ -270,8 +294,14 @@ struct OpenID4VPHandler: Sendable {
         }
     }
 
-    /// Where a cross-device session's result is kept: a store id of its own, derived from the session id.
-    static func resultId(_ sessionId: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Array("oid4vp-result:\(sessionId)".utf8))))
+    /// The id in a cross-device session's response URI (and its store id): derived one way from the caller's session
+    /// id, so the wallet, which sees it, cannot learn the handle the result is fetched with (OpenID4VP 1.0 14.3).
+    static func responseId(_ sessionId: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array("oid4vp-response:\(sessionId)".utf8))))
+    }
+
+    /// Where a cross-device session's result is kept: a store id of its own, derived from the response id.
+    static func resultId(responseId: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array("oid4vp-result:\(responseId)".utf8))))
     }
 }
