@@ -32,6 +32,11 @@ extension DCQLQuery {
             guard case .object(let meta)? = query["meta"], case .string(let docType)? = meta["doctype_value"], !docType.isEmpty else {
                 throw Refusal(detail: "\(path).meta.doctype_value is not a non-empty string")
             }
+            // Constraints verifierd would not enforce itself are refused rather than sent for the wallet alone to
+            // honour (14.9: the verifier must not rely on the wallet).
+            if query["trusted_authorities"] != nil {
+                throw Refusal(detail: "\(path).trusted_authorities is not supported: the issuer is checked against verifierd's own trust set")
+            }
             var multiple = false
             if let value = query["multiple"] {
                 guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).multiple is not a boolean") }
@@ -49,6 +54,9 @@ extension DCQLQuery {
                       case .string(let nameSpace) = parts[0], case .string(let identifier) = parts[1],
                       !nameSpace.isEmpty, !identifier.isEmpty
                 else { throw Refusal(detail: "\(claimPath).path is not [namespace, element] of two non-empty strings") }
+                if members["values"] != nil {
+                    throw Refusal(detail: "\(claimPath).values is not supported: verifierd does not compare claim values")
+                }
                 var retain = false
                 if let value = members["intent_to_retain"] {
                     guard case .bool(let flag) = value else { throw Refusal(detail: "\(claimPath).intent_to_retain is not a boolean") }

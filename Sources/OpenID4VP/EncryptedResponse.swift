@@ -61,7 +61,8 @@ public enum EncryptedResponse {
         guard header.zip == nil, header.crit == nil else {
             throw ResponseFailure(.envelopeUnsupported, "the JWE uses zip or crit, which this verifier does not accept")
         }
-        guard let kid = header.kid, ConstantTimeText.equal(kid, key.kid) else {
+        // The JWE names the key's kid; only a key without one (an offline key from a JWK lacking it) accepts none.
+        guard header.kid.map({ ConstantTimeText.equal($0, key.kid) }) ?? key.kid.isEmpty else {
             throw ResponseFailure(.recipientKeyUnknown, "the JWE kid does not name this session's encryption key")
         }
         guard let epk = header.epk, epk.kty == "EC", epk.crv == "P-256",

@@ -42,6 +42,8 @@ struct DCQLQueryTests {
     @Test func refusals() {
         let claims = #""claims": [{"path": ["n", "e"]}]"#
         #expect(parse(#"[]"#)?.contains("not an object") == true)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "trusted_authorities": [{"type": "aki", "values": ["AA"]}], \#(claims)}]}"#)?.contains("trusted_authorities") == true)
+        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "claims": [{"path": ["n", "e"], "values": [true]}]}]}"#)?.contains("values") == true)
         #expect(parse(#"{"credentials": [{"id": "", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#) != nil)
         #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}, {"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#)?.contains("twice") == true)
         #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "multiple": "yes", \#(claims)}]}"#)?.contains("multiple") == true)

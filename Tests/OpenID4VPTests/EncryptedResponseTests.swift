@@ -50,6 +50,9 @@ struct EncryptedResponseTests {
         // Another session's key, or none named.
         #expect(refusal(Self.specJWE, key: ResponseEncryptionKey(kid: "other")) == "RECIPIENT_KEY_UNKNOWN")
         #expect(refusal(header(#"{"alg":"ECDH-ES","enc":"A128GCM"}"#) + rest) == "RECIPIENT_KEY_UNKNOWN")
+        // A key without a kid (offline) accepts a JWE naming none, and refuses one naming another.
+        #expect(refusal(header(#"{"alg":"ECDH-ES","enc":"A128GCM"}"#) + rest, key: ResponseEncryptionKey(kid: "")) == "ENVELOPE_MALFORMED")
+        #expect(refusal(Self.specJWE, key: ResponseEncryptionKey(kid: "")) == "RECIPIENT_KEY_UNKNOWN")
         // The right kid on another key: the tag does not verify.
         #expect(refusal(Self.specJWE, key: ResponseEncryptionKey(kid: "ac")) == "DECRYPTION_FAILED")
         // An epk off the curve.
