@@ -131,8 +131,11 @@ public final class TrustStoreManager: Sendable {
             throw error
         }
         loadProblem.withLock { $0 = nil }
-        let snapshot = swap(set)
         lastSignature.withLock { $0 = signature }
+        // A reload that finds what is in force already is not a change: no new version, no change record.
+        let inForce = self.snapshot
+        if set.hasSameContent(as: inForce.set) { return inForce }
+        let snapshot = swap(set)
         record(actor: actor, action: reason, requestID: requestID, snapshot: snapshot, fingerprints: snapshot.anchors.map(\.sha256))
         return snapshot
     }

@@ -10,6 +10,18 @@ public struct TrustSet: Sendable {
         self.lists = lists
     }
 
+    /// Whether `other` trusts exactly the same: the same certificates from the same sources with the same metadata
+    /// (scope, VICAL details) and the same VICALs in force. Order and file names do not count.
+    public func hasSameContent(as other: TrustSet) -> Bool {
+        guard anchors.count == other.anchors.count, lists == other.lists else { return false }
+        struct Entry: Hashable {
+            let sha256: String
+            let metadata: TrustAnchorMetadata
+        }
+        return Set(anchors.map { Entry(sha256: $0.sha256, metadata: $0.metadata) })
+            == Set(other.anchors.map { Entry(sha256: $0.sha256, metadata: $0.metadata) })
+    }
+
     /// Merges entries for the same certificate from the same source (the same file twice, a certificate listed
     /// twice in a VICAL) into one whose docTypes are the union, keeping the first one's place and details.
     public func normalized() -> TrustSet {

@@ -40,6 +40,7 @@ struct Serve: AsyncParsableCommand {
         if let host { configuration.server.host = host }  // checked by validate()
         let logger = ServiceLoading.logger()
         let service = await ServiceLoading.service(configuration, logger: logger)
+        for warning in service.startupWarnings() { logger.warning("\(warning)") }
         if configuration.verification.allowVerificationTimeOverride {
             logger.warning("verification.allowVerificationTimeOverride is on: callers may choose the verification time; never in production")
         }

@@ -54,4 +54,18 @@ struct ReleaseFactsTests {
         }
         await harness.stop()
     }
+
+    /// Start-up names what an operator must not miss: no anchor, TEST-ONLY keys and tokens.
+    @Test func startupWarnsOfNoAnchorsAndTestOnlyMaterial() async throws {
+        let empty = try ServiceHarness(anchors: [])
+        #expect(empty.service.startupWarnings().contains { $0.hasPrefix("no trusted IACA is loaded") })
+        await empty.stop()
+        let demo = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")], configure: { config in
+            WebFlowTests.configure(mode: "readerAuth")(&config)
+        })
+        let warnings = demo.service.startupWarnings()
+        #expect(!warnings.contains { $0.hasPrefix("no trusted IACA") })
+        #expect(warnings.contains { $0.hasPrefix("readerAuth.signingKey is TEST-ONLY") }, "\(warnings)")
+        await demo.stop()
+    }
 }
