@@ -39,13 +39,13 @@ extension VerifierService {
     public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
                                       trust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
     {
-        let report = await oid4vp.verifyAnswer(answer, session: session, at: time, trust: trust)
-        return (report.verified, reportText(report))
+        let verified = await oid4vp.verifyAnswer(answer, session: session, at: time, trust: trust)
+        return (verified.report.verified, reportText(verified.report, extra: verified.extra))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.
-    func reportText(_ report: VerificationReport) -> String {
-        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : []
+    func reportText(_ report: VerificationReport, extra documentsExtra: [(String, JSON?)] = []) -> String {
+        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : documentsExtra
         return String(decoding: ReportJSON.bytes(report, includeClaims: true, extra: extra), as: UTF8.self)
     }
 

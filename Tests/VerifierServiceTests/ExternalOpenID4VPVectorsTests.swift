@@ -70,6 +70,7 @@ struct ExternalOpenID4VPVectorsTests {
 
         let lenient = try eudi(lenient: true)
         #expect(lenient.status == 0, "\(lenient.report)")
+        #expect(lenient.report["credentialIds"] as? [String] == ["query_0"], "each document names the credential query it answers")
         #expect(lenient.check("issuer.certificateChain")?["code"] as? String == "DS_EKU_PRE_PUBLICATION")
         #expect(lenient.check("mso.validity")?["code"] as? String == "MSO_DATE_FRACTIONAL_SECONDS")
         #expect(lenient.check("issuer.certificateProfile")?["code"] as? String == "ISSUING_COUNTRY_MISMATCH")

@@ -150,36 +150,49 @@ struct OpenID4VPHandler: Sendable {
         let body = try RequestDecoding.decode(OpenID4VPVerifyBody.self, from: request)
         let time = try clock.verificationTime(body.verificationTime)
         let session = try await sessions.take(body.sessionId, as: OpenID4VPSession.self, for: integrator)
-        let report: VerificationReport
+        let verified: Verified
         do throws(ResponseFailure) {
-            report = await verifyAnswer(try WalletAnswer(body.response), session: session, at: time)
+            verified = await verifyAnswer(try WalletAnswer(body.response), session: session, at: time)
         } catch {
-            report = .failure(error.code, error.detail)
+            verified = Verified(report: .failure(error.code, error.detail), credentialIds: [])
         }
-        return try .report(report)
+        return try .report(verified.report, extra: verified.extra)
     }
 
     /// Verifies every presentation of an answer against its session (the routes and `verifierd oid4vp verify`).
+    /// A verified answer: the report, and for each of its documents (in order) the DCQL credential id it answered.
+    struct Verified {
+        let report: VerificationReport
+        let credentialIds: [String]
+
+        /// The report member naming each document's credential id (`credentialIds`, parallel to `documents`).
+        var extra: [(String, JSON?)] {
+            credentialIds.isEmpty ? [] : [("credentialIds", .array(credentialIds.map { .string($0) }))]
+        }
+    }
+
     func verifyAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date, trust: TrustSnapshot? = nil) async
-        -> VerificationReport
+        -> Verified
     {
         let presentations: OpenID4VPPresentations
         do throws(ResponseFailure) {
             presentations = try OpenID4VPPresentations(answer, session: session)
         } catch {
-            return .failure(error.code, error.detail)
+            return Verified(report: .failure(error.code, error.detail), credentialIds: [])
         }
         let transcript = session.transcript
         var documents: [DocumentReport] = []
+        var credentialIds: [String] = []
         for presentation in presentations.presentations {
             var options = verification.options(at: time)
             options.requestedItems = presentation.requested
             let report = await verification.verify(presentation.deviceResponse, sessionTranscript: transcript, options: options,
                                                    trust: trust)
-            guard !report.documents.isEmpty else { return report }
+            guard !report.documents.isEmpty else { return Verified(report: report, credentialIds: []) }
             documents += report.documents
+            credentialIds += Array(repeating: presentation.credentialId, count: report.documents.count)
         }
-        return VerificationReport(documents: documents)
+        return Verified(report: VerificationReport(documents: documents), credentialIds: credentialIds)
     }
 
     /// `GET /v1/oid4vp/request-objects/{id}`: the signed request object, once (a wallet's call, no integrator token).
@@ -223,9 +236,10 @@ struct OpenID4VPHandler: Sendable {
         guard let session = OpenID4VPSession(record: record) else {
             throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
         }
-        let report = await verifyAnswer(answer, session: session, at: clock.now())
+        let verified = await verifyAnswer(answer, session: session, at: clock.now())
+        let report = verified.report
         let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
-        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : []
+        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : verified.extra
         // With a redirect URI, a fresh response code goes to the wallet's user agent (OpenID4VP 1.0 14.2, HAIP 5.1): the
         // result is released only to a caller that presents it, so an answer given in another browser is refused.
         let responseCode = session.redirectURI == nil ? "" : SessionIdentifier.make()
