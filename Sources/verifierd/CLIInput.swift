@@ -30,3 +30,12 @@ enum CLIInput {
         }
     }
 }
+
+/// A command that cannot do what was asked because of the data it was given (not its usage): the reason on stderr
+/// and exit status 2, without the usage line a usage error (64) prints.
+enum CLIFailure {
+    static func data(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data("verifierd: \(reason)\n".utf8))
+        return ExitCode(2)
+    }
+}

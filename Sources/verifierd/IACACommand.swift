@@ -55,7 +55,7 @@ struct IACACommand: AsyncParsableCommand {
                 do {
                     certificates += try CertificateParsing.derCertificates(from: try CLIInput.read(file), source: file)
                 } catch let error as TrustAnchorError {
-                    throw ValidationError(error.description)
+                    throw CLIFailure.data(error.description)
                 }
             }
             let anchors: [TrustAnchor]
@@ -64,7 +64,7 @@ struct IACACommand: AsyncParsableCommand {
                                                          allowExpired: allowExpired, now: Date(),
                                                          allowExpiredHint: "pass --allow-expired")
             } catch {
-                throw ValidationError(error.description)
+                throw CLIFailure.data(error.description)
             }
             _ = try await IACACommand.manager(options).add(anchors, actor: "cli")
             for anchor in anchors { print("added \(IACACommand.describe(anchor))") }
@@ -141,7 +141,7 @@ struct IACACommand: AsyncParsableCommand {
         func run() async throws {
             let configuration = ServiceLoading.configuration(options)
             guard let anchorFile = signerAnchor.map({ URL(fileURLWithPath: $0) }) ?? configuration.trust.vicalSigners[source] else {
-                throw ValidationError("source \"\(source)\" has no signer anchor: pass --signer-anchor or configure trust.vicalSigners.\(source)")
+                throw CLIFailure.data("source \"\(source)\" has no signer anchor: pass --signer-anchor or configure trust.vicalSigners.\(source)")
             }
             let anchorBytes = try CLIInput.read(anchorFile.path)
             let bytes = try CLIInput.read(file)
@@ -192,7 +192,7 @@ struct IACACommand: AsyncParsableCommand {
         func run() async throws {
             let set = try TrustDirectory(url: URL(fileURLWithPath: dir)).load()
             guard allowEmpty || !set.anchors.isEmpty else {
-                throw ValidationError("\(dir) holds no IACA; pass --allow-empty to trust none")
+                throw CLIFailure.data("\(dir) holds no IACA; pass --allow-empty to trust none")
             }
             let snapshot = try await IACACommand.manager(options).replaceAll(with: set, actor: "cli")
             print("imported \(set.anchors.count) anchors and \(set.lists.count) VICAL records; version \(snapshot.version)")

@@ -41,17 +41,17 @@ struct ReaderAuthInit: ParsableCommand {
             ("reader-auth-chain.pem", try ReaderAuthTestChain.pem(chain.reader) + ReaderAuthTestChain.pem(chain.root), false),
         ]
         for (name, _, _) in files where FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
-            throw ValidationError("\(folder.appendingPathComponent(name).path) exists; choose an empty folder")
+            throw CLIFailure.data("\(folder.appendingPathComponent(name).path) exists; choose an empty folder")
         }
         for (name, text, secret) in files {
             let path = folder.appendingPathComponent(name).path
             // Created with the final mode, so a key is never readable by others, not even for a moment.
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, secret ? 0o600 : 0o644)
-            guard descriptor >= 0 else { throw ValidationError("cannot create \(path)") }
+            guard descriptor >= 0 else { throw CLIFailure.data("cannot create \(path)") }
             let bytes = Array(text.utf8)
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
-            guard written == bytes.count else { throw ValidationError("cannot write \(path)") }
+            guard written == bytes.count else { throw CLIFailure.data("cannot write \(path)") }
         }
         print(chain.rootKeyIdentifier.map { String(format: "%02x", $0) }.joined())
         FileHandle.standardError.write(Data("""

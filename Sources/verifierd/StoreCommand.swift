@@ -18,7 +18,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             let configuration = ServiceLoading.configuration(options)
             guard case .postgres(let section) = configuration.store else {
-                throw ValidationError("store.kind is memory: there is no schema to migrate")
+                throw CLIFailure.data("store.kind is memory: there is no schema to migrate (set store.kind to postgres)")
             }
             let logger = ServiceLoading.logger(toStandardError: true)
             let database: PostgresDatabase

@@ -133,6 +133,15 @@ struct ConfigurationTests {
         #expect(loaded.web?.sessionTTLSeconds == 300 && loaded.proximity?.sessionTTLSeconds == 600)
     }
 
+    /// A mistyped key names the valid keys at its level, as the environment-variable message does.
+    @Test func anUnknownKeyListsTheKnownOnes() throws {
+        let base = #""trust": {"iacaDirectory": "trust"}"#
+        let found = try error("{\(base), \"web\": {\"allowedOrigins\": [\"https://a.example\"], \"sessionTtlSeconds\": 300}}")
+        #expect(found?.key == "web.sessionTtlSeconds")
+        #expect(found?.reason.contains("known: allowStatelessVerify, allowedOrigins, maxSessions, sessionTTLSeconds") == true,
+                "\(String(describing: found))")
+    }
+
     @Test func openID4VPSection() throws {
         let base = #""trust": {"iacaDirectory": "trust"}"#
         #expect(try error("{\(base), \"oid4vp\": {\"allowedOrigins\": []}}")?.key == "oid4vp.allowedOrigins")

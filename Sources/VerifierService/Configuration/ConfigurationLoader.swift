@@ -244,8 +244,8 @@ public enum ConfigurationLoader {
                     throw ConfigurationError(key: section, "unknown section (known: \(schema.keys.filter { !$0.contains(".") }.sorted().joined(separator: ", ")))")
                 }
                 guard case .object(let members) = value else { throw ConfigurationError(key: section, "must be an object") }
-                for key in members.keys where !keys.contains(key) {
-                    throw ConfigurationError(key: "\(section).\(key)", "unknown key")
+                if let key = members.keys.sorted().first(where: { !keys.contains($0) }) {
+                    throw ConfigurationError(key: "\(section).\(key)", "unknown key (known: \(keys.sorted().joined(separator: ", ")))")
                 }
                 for (key, member) in members where member == .null {
                     throw ConfigurationError(key: "\(section).\(key)", "is null; remove the key to use its default")
