@@ -257,7 +257,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", dependencies: [
-            "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+            "HTTPServer", "StrictJSON", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "OutboundFetchTests", dependencies: [
             "OutboundFetch", "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),

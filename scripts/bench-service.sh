@@ -95,25 +95,21 @@ print(f"ratio of the cryptography floor per CPU second: over HTTP {floor / http:
       f"{http} µs per request, {http - full:.1f} µs above in-process), in process {floor / full:.2f}")
 PY
 
-# POST /v1/web/verify: one-use bodies (a session each) made by the Python wallet against this server, handed out so
-# that no body is sent twice (each wrk thread takes every other line). Replays would be cheap 409s, so the run
-# reports how many non-2xx answers it saw (0 expected).
+# POST /v1/web/verify and /v1/oid4vp/verify: one-use bodies (a session each) made by the Python wallets against this
+# server, handed out so that no body is sent twice (each wrk thread takes every other line). Replays would be cheap
+# 409s, so each run reports whether it saw non-2xx answers (none expected).
 WEB_BODIES="${WEB_BODIES:-8000}"
-echo "== POST /v1/web/verify (Annex C: HPKE open + verify + session take; $WEB_BODIES sessions prepared) =="
-python3 TestVectors/generator/web_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
-    --bench-bodies "$WEB_BODIES" --out "$WORK/web-bodies.jsonl"
-one_use_bodies_lua "$WORK/web-bodies.jsonl" 2 > "$WORK/web.lua"
-run web "$WORK/web.lua" "http://127.0.0.1:$PORT/v1/web/verify" "${WEB_DURATION:-2s}"
-grep -q "Non-2xx" "$WORK/web.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
-
-# POST /v1/oid4vp/verify: signed dc_api.jwt sessions (ECDH-ES JWE A128GCM) made by the Python OpenID4VP wallet, one
-# use each, as for the web flow, so both flows can be compared in one run.
-echo "== POST /v1/oid4vp/verify (OpenID4VP dc_api.jwt: JWE open + verify + session take; $WEB_BODIES sessions prepared) =="
-python3 TestVectors/generator/oid4vp_wallet.py --base-url "http://127.0.0.1:$PORT" --issuer demo \
-    --bench-bodies "$WEB_BODIES" --out "$WORK/oid4vp-bodies.jsonl"
-one_use_bodies_lua "$WORK/oid4vp-bodies.jsonl" 2 > "$WORK/oid4vp.lua"
-run oid4vp "$WORK/oid4vp.lua" "http://127.0.0.1:$PORT/v1/oid4vp/verify" "${WEB_DURATION:-2s}"
-grep -q "Non-2xx" "$WORK/oid4vp.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
+# one_use_run NAME WALLET ROUTE TITLE: prepares WEB_BODIES bodies with WALLET, then runs wrk on ROUTE.
+one_use_run() {
+    echo "== POST $3 ($4; $WEB_BODIES sessions prepared) =="
+    python3 "TestVectors/generator/$2" --base-url "http://127.0.0.1:$PORT" --issuer demo \
+        --bench-bodies "$WEB_BODIES" --out "$WORK/$1-bodies.jsonl"
+    one_use_bodies_lua "$WORK/$1-bodies.jsonl" 2 > "$WORK/$1.lua"
+    run "$1" "$WORK/$1.lua" "http://127.0.0.1:$PORT$3" "${WEB_DURATION:-2s}"
+    grep -q "Non-2xx" "$WORK/$1.out" && echo "warning: some answers were not 2xx (bodies ran out, or failures): raise WEB_BODIES or shorten the run" || true
+}
+one_use_run web web_wallet.py /v1/web/verify "Annex C: HPKE open + verify + session take"
+one_use_run oid4vp oid4vp_wallet.py /v1/oid4vp/verify "OpenID4VP dc_api.jwt: JWE open + verify + session take"
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
 post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-client-token-TEST-ONLY"' > "$WORK/token.lua"

@@ -1,3 +1,4 @@
+import Encodings
 import X509
 
 /// Builds and verifies certification paths for one use: the anchors it trusts and the rules the path must meet.
@@ -33,7 +34,7 @@ public struct CertificationPathBuilder<Anchors: PathAnchors>: Sendable {
             guard path.count <= others.count,
                   let next = others.first(where: { $0.subject == current.issuer && !path.contains($0) })
             else {
-                let aki = Self.authorityKeyIdentifier(of: current).map { ", AKI \(Self.hex($0))" } ?? ""
+                let aki = Self.authorityKeyIdentifier(of: current).map { ", AKI \($0.hexString)" } ?? ""
                 return .failure(PathProblem(.untrusted, "no \(anchors.name) issued \(current.subject) (issuer \(current.issuer)\(aki))"))
             }
             path.append(next)
@@ -83,16 +84,5 @@ public struct CertificationPathBuilder<Anchors: PathAnchors>: Sendable {
     /// The authority key identifier of `certificate`, when it has one that parses.
     public static func authorityKeyIdentifier(of certificate: Certificate) -> [UInt8]? {
         ((try? certificate.extensions.authorityKeyIdentifier) ?? nil)?.keyIdentifier.map(Array.init)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

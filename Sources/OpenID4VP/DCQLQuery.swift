@@ -93,7 +93,7 @@ public struct DCQLQuery: Sendable, Equatable {
 
     /// The query as JSON for the request object: the caller's own, unchanged, or the one made here.
     public var json: JSON {
-        if let original { return Self.json(original) }
+        if let original { return JSON(original) }
         return .object([("credentials", .array(credentials.map { credential in
             .object([
                 ("id", .string(credential.id)),
@@ -109,17 +109,5 @@ public struct DCQLQuery: Sendable, Equatable {
                 })),
             ])
         }))])
-    }
-
-    static func json(_ raw: RawJSON) -> JSON {
-        switch raw {
-        case .string(let text): return .string(text)
-        case .integer(let value): return .int(value)
-        case .double(let value): return .double(value)
-        case .bool(let value): return .bool(value)
-        case .null: return .null
-        case .array(let items): return .array(items.map(json))
-        case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { ($0.key, json($0.value)) })
-        }
     }
 }

@@ -62,7 +62,7 @@ public enum EncryptedResponse {
             throw ResponseFailure(.envelopeUnsupported, "the JWE uses zip or crit, which this verifier does not accept")
         }
         // The JWE names the key's kid; only a key without one (an offline key from a JWK lacking it) accepts none.
-        guard header.kid.map({ ConstantTimeText.equal($0, key.kid) }) ?? key.kid.isEmpty else {
+        guard header.kid.map({ $0 == key.kid }) ?? key.kid.isEmpty else {
             throw ResponseFailure(.recipientKeyUnknown, "the JWE kid does not name this session's encryption key")
         }
         guard let epk = header.epk, epk.kty == "EC", epk.crv == "P-256",
@@ -100,16 +100,5 @@ public enum EncryptedResponse {
             throw ResponseFailure(.envelopeMalformed, "the JWE \(name) is not base64url of at most 768 bytes")
         }
         return bytes
-    }
-}
-
-/// Text compared without an early exit (a `kid` is not secret, but costs nothing to compare this way).
-enum ConstantTimeText {
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }

@@ -25,7 +25,7 @@ public struct OpenID4VPPresentations: Sendable {
             }
             token = try VPToken.fromDecryptedResponse(try EncryptedResponse.open(compact, key: key))
         case .plain(let plain):
-            guard session.key == nil || session.jwkThumbprint != nil else {
+            guard session.key == nil else {
                 throw ResponseFailure(.envelopeMalformed, "this session asked for an encrypted answer (\(session.mode.rawValue)), not a vp_token in the clear")
             }
             token = plain

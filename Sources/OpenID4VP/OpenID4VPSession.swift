@@ -112,5 +112,5 @@ public struct OpenID4VPSession: Sendable {
 
 extension OpenID4VPSession: StoredSession {
     /// The DC API kind; cross-device sessions are read with ``init(record:)`` under `oid4vp-xd`.
-    public static let kind = "oid4vp"
+    public static var kind: String { Flow.digitalCredentialsAPI.kind }
 }

@@ -106,7 +106,7 @@ struct OpenID4VPVerify: AsyncParsableCommand {
         let session = OpenID4VPSession(
             flow: origin != nil ? .digitalCredentialsAPI : .crossDevice, origin: origin, nonce: nonce,
             mode: origin != nil ? (key != nil || thumbprint != nil ? .dcAPIJWT : .dcAPI) : .directPostJWT,
-            key: key, query: query, clientId: clientId, responseURI: responseURI, jwkThumbprint: thumbprint)
+            key: response != nil ? key : nil, query: query, clientId: clientId, responseURI: responseURI, jwkThumbprint: thumbprint)
         let result = await service.verifyOpenID4VPAnswer(answer, session: session, at: at.flatMap(TDate.parse) ?? Date(), trust: trust)
         print(result.text)
         if !result.verified { throw ExitCode(1) }

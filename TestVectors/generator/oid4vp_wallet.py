@@ -997,22 +997,7 @@ SCENARIOS: dict[str, Callable[[Client], tuple]] = {
 
 
 def run_scenarios(client: Client, names: list[str]) -> int:
-    passed = failed = 0
-    for name in names:
-        try:
-            scenario = SCENARIOS.get(name)
-            expect(scenario is not None, f"unknown scenario {name!r}; known: {', '.join(SCENARIOS)}")
-            status, code, detail = scenario(client)
-            line = {"scenario": name, "ok": True, "status": status, "code": code, "detail": detail}
-            passed += 1
-        except Exception as error:  # noqa: BLE001 - a scenario's failure is reported, the others still run
-            line = {"scenario": name, "ok": False, "status": getattr(error, "status", None),
-                    "code": getattr(error, "code", None),
-                    "detail": str(error) if isinstance(error, Failure) else f"{type(error).__name__}: {error}"}
-            failed += 1
-        print(json.dumps(line), flush=True)
-    print(json.dumps({"summary": {"passed": passed, "failed": failed}}), flush=True)
-    return 0 if failed == 0 else 1
+    return ww.run_scenarios(client, names, SCENARIOS)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -785,12 +785,14 @@ SCENARIOS: dict[str, Callable[[Client], tuple]] = {
 }
 
 
-def run_scenarios(client: Client, names: list[str]) -> int:
+def run_scenarios(client: Any, names: list[str], scenarios: dict[str, Callable[[Any], tuple]] | None = None) -> int:
+    """Runs each named scenario, one JSON line each, then the summary; 0 only when all met their expectation."""
+    scenarios = SCENARIOS if scenarios is None else scenarios
     passed = failed = 0
     for name in names:
         try:
-            scenario = SCENARIOS.get(name)
-            expect(scenario is not None, f"unknown scenario {name!r}; known: {', '.join(SCENARIOS)}")
+            scenario = scenarios.get(name)
+            expect(scenario is not None, f"unknown scenario {name!r}; known: {', '.join(scenarios)}")
             status, code, detail = scenario(client)
             line = {"scenario": name, "ok": True, "status": status, "code": code, "detail": detail}
             passed += 1

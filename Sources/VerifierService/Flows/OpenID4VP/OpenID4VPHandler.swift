@@ -216,7 +216,7 @@ struct OpenID4VPHandler: Sendable {
     func walletResponse(_ request: HTTPServerRequest, _: Void) async throws(ServiceProblem) -> HTTPServerResponse {
         _ = try configured(oid4vp, "oid4vp")
         let id = request.pathParameters["id"] ?? ""
-        guard let fields = FormBody.fields(request.body) else {
+        guard let fields = FormURLEncoded.fields(request.body, maximumFields: 16) else {
             throw ServiceProblem.invalidRequest("the body is not application/x-www-form-urlencoded with each field once")
         }
         let answer: WalletAnswer
