@@ -34,6 +34,35 @@ struct ContainerLayoutTests {
         #expect(text.contains("libcurl4t64") && text.contains("ca-certificates"))
     }
 
+    /// Both base images are pinned by digest, the binary is built with the Swift runtime linked in and stripped, and
+    /// the image carries OCI labels whose version is the executable's.
+    @Test func theImageIsPinnedStaticStrippedAndLabelled() throws {
+        let text = try String(contentsOf: Self.dockerfile, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let pins = lines.filter { $0.hasPrefix("ARG SWIFT_IMAGE=") || $0.hasPrefix("ARG RUNTIME_IMAGE=") }
+        #expect(pins.count == 2)
+        for pin in pins {
+            let digest = try #require(pin.split(separator: "@").last.map(String.init), "\(pin)")
+            #expect(digest.hasPrefix("sha256:") && digest.count == 71
+                    && digest.dropFirst(7).allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(pin)")
+        }
+        let froms = lines.filter { $0.hasPrefix("FROM ") }
+        #expect(froms == ["FROM ${SWIFT_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}"])
+
+        let build = try #require(lines.first { $0.hasPrefix("RUN swift build ") })
+        #expect(build.contains("--static-swift-stdlib") && build.contains("--force-resolved-versions"))
+        #expect(text.contains("strip --strip-all /out/verifierd"))
+        #expect(lines.contains("COPY --from=build /out/verifierd /usr/local/bin/verifierd"))
+
+        for label in ["title", "description", "version", "source", "licenses"] {
+            #expect(text.contains("org.opencontainers.image.\(label)="), "label \(label)")
+        }
+        #expect(text.contains("org.opencontainers.image.licenses=\"Apache-2.0\""))
+        let executable = try CommandLineTests.run(["--version"]).output
+        let versionArg = try #require(lines.first { $0.hasPrefix("ARG VERSION=") }).dropFirst("ARG VERSION=".count)
+        #expect(executable.hasPrefix("verifierd \(versionArg) "), "\(executable) vs Dockerfile \(versionArg)")
+    }
+
     /// `verifierd health` asks /healthz on the configured port (here set by VERIFIERD_SERVER_PORT, as an operator
     /// may), maps 0.0.0.0 to loopback, and exits 1 once nothing answers.
     @Test func healthFollowsTheConfiguredPort() throws {

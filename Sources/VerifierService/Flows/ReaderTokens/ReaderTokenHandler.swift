@@ -9,9 +9,7 @@ struct ReaderTokenService: Sendable {
     let clientTokens: [String]
 
     init(configuration: ServiceConfiguration.ReaderTokens) throws(ConfigurationError) {
-        guard let pem = try? String(contentsOf: configuration.signingKey, encoding: .utf8) else {
-            throw ConfigurationError(key: "readerTokens.signingKey", "cannot read \(configuration.signingKey.path)")
-        }
+        let pem = try ConfiguredFile.text(configuration.signingKey, key: "readerTokens.signingKey")
         let key: ReaderTokenSigningKey
         do {
             key = try ReaderTokenSigningKey(pemRepresentation: pem)
