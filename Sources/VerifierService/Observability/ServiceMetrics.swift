@@ -1,26 +1,49 @@
-import CoreMetrics
 import Foundation
 import Prometheus
 import StatusList
 import Synchronization
 
-/// The service's metrics, kept in its own Prometheus registry and rendered in the text format at `/metrics`.
+/// The service's metrics, kept in its own Prometheus registry and rendered in the text format at `/metrics`. Every
+/// metric is made from its ``MetricFamily`` (so every family has its `# HELP` line); the process metrics are read
+/// at each scrape.
 public final class ServiceMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
+    let process: ProcessMetrics
 
-    public init() {
+    public convenience init() {
+        self.init(process: ProcessMetrics())
+    }
+
+    init(process: ProcessMetrics) {
         registry = PrometheusCollectorRegistry()
-        factory = PrometheusMetricsFactory(registry: registry)
+        self.process = process
+    }
+
+    /// The buckets of the duration histograms, from 5 ms to 10 s.
+    static let durationBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    private func counter(_ family: MetricFamily, _ labels: [(String, String)] = []) -> Prometheus.Counter {
+        registry.makeCounter(descriptor: family.descriptor, labels: labels)
+    }
+
+    private func gauge(_ family: MetricFamily, _ labels: [(String, String)] = []) -> Prometheus.Gauge {
+        registry.makeGauge(descriptor: family.descriptor, labels: labels)
+    }
+
+    private func histogram(_ family: MetricFamily, _ labels: [(String, String)]) -> DurationHistogram {
+        registry.makeDurationHistogram(descriptor: family.descriptor, labels: labels, buckets: Self.durationBuckets)
     }
 
     /// Methods that get a label of their own; any other becomes `other`.
     static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
-    /// A counter and a timer of one label set, made once and reused (making them goes through the registry).
+    /// A counter and a histogram of one label set, made once and reused (making them goes through the registry).
     private struct Handles: Sendable {
-        let count: CoreMetrics.Counter
-        let duration: CoreMetrics.Timer
+        let count: Prometheus.Counter
+        let duration: DurationHistogram
     }
 
     /// The label sets with cached handles; every value comes from a fixed set, so the cache is bounded.
@@ -47,10 +70,8 @@ public final class ServiceMetrics: Sendable {
         let handles = handles(.http(route: route, method: methodLabel, status: status)) {
             let statusLabel = (100...599).contains(status) ? String(status) : "other"
             let dimensions = [("route", route), ("method", methodLabel), ("status", statusLabel)]
-            return Handles(
-                count: Counter(label: "verifierd_http_requests_total", dimensions: dimensions, factory: factory),
-                duration: Timer(label: "verifierd_http_request_duration_seconds", dimensions: [("route", route)],
-                                factory: factory))
+            return Handles(count: counter(.httpRequests, dimensions),
+                           duration: histogram(.httpRequestDuration, [("route", route)]))
         }
         handles.count.increment()
         handles.duration.recordNanoseconds(duration.nanoseconds)
@@ -58,11 +79,8 @@ public final class ServiceMetrics: Sendable {
 
     func verification(endpoint: String, outcome: String, duration: Duration) {
         let handles = handles(.verification(endpoint: endpoint, outcome: outcome)) {
-            Handles(
-                count: Counter(label: "verifierd_verifications_total",
-                               dimensions: [("endpoint", endpoint), ("outcome", outcome)], factory: factory),
-                duration: Timer(label: "verifierd_verification_duration_seconds", dimensions: [("endpoint", endpoint)],
-                                factory: factory))
+            Handles(count: counter(.verifications, [("endpoint", endpoint), ("outcome", outcome)]),
+                    duration: histogram(.verificationDuration, [("endpoint", endpoint)]))
         }
         handles.count.increment()
         handles.duration.recordNanoseconds(duration.nanoseconds)
@@ -72,69 +90,68 @@ public final class ServiceMetrics: Sendable {
     func statusList(_ event: StatusListCache.Event) {
         switch event {
         case .fetched(_, let outcome):
-            Counter(label: "verifierd_status_list_fetches_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+            counter(.statusListFetches, [("outcome", outcome)]).increment()
         case .hit(_, let age):
-            Counter(label: "verifierd_status_list_cache_hits_total", factory: factory).increment()
-            Gauge(label: "verifierd_status_list_age_seconds", factory: factory).record(age)
+            counter(.statusListCacheHits).increment()
+            gauge(.statusListAge).set(to: age)
         case .servedStale(_, let age):
-            Counter(label: "verifierd_status_list_stale_answers_total", factory: factory).increment()
-            Gauge(label: "verifierd_status_list_age_seconds", factory: factory).record(age)
+            counter(.statusListStaleAnswers).increment()
+            gauge(.statusListAge).set(to: age)
         }
     }
 
-    /// Sessions by flow (web, proximity) and event (created, taken, replayed, expired, store_full): fixed sets
-    /// chosen by the service.
+    /// One-time records by kind (`flow`: the session store's kind, e.g. `web`, `proximity`, `apple-nonce`) and event
+    /// (created, taken, replayed, expired, store_full, quota_exceeded, store_unavailable): fixed sets chosen by the
+    /// service.
     func session(flow: String, event: String) {
-        Counter(label: "verifierd_sessions_total", dimensions: [("flow", flow), ("event", event)], factory: factory).increment()
+        counter(.sessions, [("flow", flow), ("event", event)]).increment()
     }
 
     /// Create and verify requests by integrator (a configured name, `anonymous`, or `-` when none was recognised) and
     /// status class (`2xx`, `4xx`, `5xx`): bounded by the configuration, never by what a request says.
     func integratorRequest(integrator: String, status: Int) {
-        Counter(label: "verifierd_integrator_requests_total",
-                dimensions: [("integrator", integrator), ("status", "\(status / 100)xx")], factory: factory).increment()
+        counter(.integratorRequests, [("integrator", integrator), ("status", "\(status / 100)xx")]).increment()
     }
 
     /// Days until the served TLS certificate expires (computed at each scrape, like the trust anchors' expiry).
     func tlsCertificate(notAfter: Date, now: Date) {
-        Gauge(label: "verifierd_tls_certificate_expiry_days", factory: factory)
-            .record(notAfter.timeIntervalSince(now) / 86_400)
+        gauge(.tlsCertificateExpiry).set(to: notAfter.timeIntervalSince(now) / 86_400)
     }
 
     /// A TLS reload that was refused (the certificate in force stayed).
     func tlsReloadFailed() {
-        Counter(label: "verifierd_tls_reload_failures_total", factory: factory).increment()
+        counter(.tlsReloadFailures).increment()
     }
 
     func readerToken(outcome: String) {
-        Counter(label: "verifierd_reader_tokens_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        counter(.readerTokens, [("outcome", outcome)]).increment()
     }
 
     /// The set in force, at each scrape. With no anchor the soonest expiry is 0: nothing can verify.
     func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?, directoryLoads: Bool) {
-        Gauge(label: "verifierd_trust_anchors", factory: factory).record(count)
-        Gauge(label: "verifierd_trust_anchor_soonest_expiry_seconds", factory: factory).record(secondsUntilSoonestExpiry ?? 0)
-        Gauge(label: "verifierd_trust_directory_loads", factory: factory).record(directoryLoads ? 1 : 0)
+        gauge(.trustAnchors).set(to: Double(count))
+        gauge(.trustAnchorSoonestExpiry).set(to: secondsUntilSoonestExpiry ?? 0)
+        gauge(.trustDirectoryLoads).set(to: directoryLoads ? 1 : 0)
     }
 
     /// A VICAL in force: its age (since its `date`) and the time left until its `nextUpdate` (negative: overdue).
     func vicalInForce(source: String, ageSeconds: Double, nextUpdateMarginSeconds: Double?) {
-        Gauge(label: "verifierd_vical_age_seconds", dimensions: [("source", source)], factory: factory).record(ageSeconds)
+        gauge(.vicalAge, [("source", source)]).set(to: ageSeconds)
         if let margin = nextUpdateMarginSeconds {
-            Gauge(label: "verifierd_vical_next_update_margin_seconds", dimensions: [("source", source)], factory: factory).record(margin)
+            gauge(.vicalNextUpdateMargin, [("source", source)]).set(to: margin)
         }
     }
 
     /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
     func vicalRefresh(source: String, outcome: String) {
-        Counter(label: "verifierd_vical_refreshes_total", dimensions: [("source", source), ("outcome", outcome)],
-                factory: factory).increment()
+        counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()
     }
 
-    /// The Prometheus text exposition.
+    /// The Prometheus text exposition (format 0.0.4): the registry's families, then the process metrics read now.
     func render() -> [UInt8] {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        process.emit(into: &buffer)
         return buffer
     }
 }
