@@ -28,6 +28,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     let fd: Int32
     let queue: DispatchQueue
+    /// The socket peer, and its text form (both made once, at accept).
+    let peer: PeerAddress
     let remoteAddress: String
     private let context: ServerContext
     private let mode: Mode
@@ -67,9 +69,10 @@ final class HTTPConnection: @unchecked Sendable {
     private var currentHead: ParsedRequestHead?
     private var headReceivedAt = ContinuousClock.now
 
-    init(fd: Int32, remoteAddress: String, context: ServerContext, mode: Mode, targetQueue: DispatchQueue) {
+    init(fd: Int32, peer: PeerAddress, context: ServerContext, mode: Mode, targetQueue: DispatchQueue) {
         self.fd = fd
-        self.remoteAddress = remoteAddress
+        self.peer = peer
+        self.remoteAddress = peer.description
         self.context = context
         self.mode = mode
         self.parser = HTTPRequestParser(limits: context.limits)
@@ -489,7 +492,8 @@ final class HTTPConnection: @unchecked Sendable {
         observer(HTTPRequestLogRecord(
             requestID: requestID, method: method, path: path, routePattern: pattern, status: status,
             errorCode: errorCode?.rawValue, duration: ContinuousClock.now - started, requestBodyBytes: bodyIn,
-            responseBodyBytes: bodyOut, remoteAddress: remoteAddress, annotations: annotations))
+            responseBodyBytes: bodyOut, remoteAddress: remoteAddress, clientAddress: peer.host, clientPort: peer.port,
+            annotations: annotations))
     }
 
     /// Called when a whole response has been handed to the kernel.

@@ -20,8 +20,12 @@ public struct HTTPRequestLogRecord: Sendable {
     public var requestBodyBytes: Int
     /// Body bytes sent.
     public var responseBodyBytes: Int
-    /// Peer address as text.
+    /// Peer address as text (`127.0.0.1:51234`, `[::1]:51234`).
     public var remoteAddress: String
+    /// The socket peer's IP address (``PeerAddress/host``): never taken from the request's headers.
+    public var clientAddress: String
+    /// The socket peer's TCP port, when the address has one.
+    public var clientPort: Int?
     /// What the handler attached with ``HTTPServerResponse/logAnnotations`` (empty for server-made responses).
     public var annotations: [String: String] = [:]
 }

@@ -146,7 +146,7 @@ public final class HTTPServer: Sendable {
                 Socket.closeDescriptor(fd)
                 continue
             }
-            let connection = HTTPConnection(fd: fd, remoteAddress: Socket.describe(storage), context: context,
+            let connection = HTTPConnection(fd: fd, peer: PeerAddress(storage), context: context,
                                             mode: mode, targetQueue: ioQueue)
             shared.withLock { $0.connections[ObjectIdentifier(connection)] = connection; _ = $0 }
             connection.start()

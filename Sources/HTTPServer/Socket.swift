@@ -28,34 +28,6 @@ enum Socket {
         _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    /// Text form of a socket address: `1.2.3.4:80` or `[::1]:80`.
-    static func describe(_ storage: sockaddr_storage) -> String {
-        var s = storage
-        var host = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(s.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &s) { p in
-                p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-                    var addr = sin.pointee.sin_addr
-                    inet_ntop(AF_INET, &addr, &host, socklen_t(host.count))
-                    let h = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    return "\(h):\(UInt16(bigEndian: sin.pointee.sin_port))"
-                }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &s) { p in
-                p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
-                    var addr = sin6.pointee.sin6_addr
-                    inet_ntop(AF_INET6, &addr, &host, socklen_t(host.count))
-                    let h = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    return "[\(h)]:\(UInt16(bigEndian: sin6.pointee.sin6_port))"
-                }
-            }
-        default:
-            return "unknown"
-        }
-    }
-
     /// The port a bound socket listens on.
     static func localPort(_ fd: Int32) -> Int? {
         var storage = sockaddr_storage()

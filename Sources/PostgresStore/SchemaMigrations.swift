@@ -91,7 +91,8 @@ public enum SchemaMigrations {
         }
         let applied = try outcome.get()
         if !applied.isEmpty {
-            logger.notice("database schema migrated", metadata: ["applied": "\(applied)", "version": "\(latestVersion)"])
+            logger.notice("database schema migrated", metadata: [
+                "applied": .array(applied.map { .stringConvertible($0) }), "version": .stringConvertible(latestVersion)])
         }
         return applied
     }

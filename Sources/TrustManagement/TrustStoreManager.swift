@@ -338,8 +338,8 @@ public final class TrustStoreManager: Sendable {
 
     private func record(actor: String, action: String, requestID: String?, snapshot: TrustSnapshot, fingerprints: [String]) {
         var metadata: Logger.Metadata = [
-            "actor": "\(actor)", "action": "\(action)", "fingerprints": "\(fingerprints.joined(separator: ","))",
-            "version": "\(snapshot.version)", "anchorCount": "\(snapshot.anchors.count)",
+            "actor": "\(actor)", "action": "\(action)", "fingerprints": .array(fingerprints.map { .string($0) }),
+            "version": .stringConvertible(snapshot.version), "anchorCount": .stringConvertible(snapshot.anchors.count),
         ]
         if let requestID { metadata["requestId"] = "\(requestID)" }
         logger.notice("trust set changed", metadata: metadata)

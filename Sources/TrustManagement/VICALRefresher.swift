@@ -121,7 +121,8 @@ public final class VICALRefresher: Sendable {
                         let delay = schedule.delay(consecutiveFailures: failures, jitter: Double.random(in: 0..<1))
                         if failures > 0 {
                             self.logger.info("VICAL refresh retry scheduled", metadata: [
-                                "source": "\(source.name)", "failures": "\(failures)", "retrySeconds": "\(Int(delay))"])
+                                "source": "\(source.name)", "failures": .stringConvertible(failures),
+                                "retrySeconds": .stringConvertible(Int(delay))])
                         }
                         try? await Task.sleep(for: .seconds(delay))
                     }

@@ -56,6 +56,7 @@ public final class VerifierService: Sendable {
                 now: @escaping @Sendable () -> Date = { Date() },
                 statusFetcher: (any StatusListFetching)? = nil,
                 sessionStore: (any SessionStore)? = nil, store: ServiceStore? = nil) throws(ConfigurationError) {
+        let logger = configuration.logging.applied(to: logger)
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics

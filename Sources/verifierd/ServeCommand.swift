@@ -17,6 +17,8 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var options: ConfigOption
     @Option(help: "Listen on this port instead of server.port (0 for any free port).") var port: Int?
     @Option(help: "Listen on this address instead of server.host (an IPv4 or IPv6 address literal).") var host: String?
+    @Option(help: "Write log lines of this level and above instead of logging.level (trace, debug, info, notice, warning, error, critical).")
+    var logLevel: String?
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
@@ -25,6 +27,13 @@ struct Serve: AsyncParsableCommand {
                 _ = try ConfigurationLoader.checkedHost(host, key: "--host")
             } catch {
                 throw ValidationError("--host \(error.reason)")
+            }
+        }
+        if let logLevel {
+            do {
+                _ = try ServiceConfiguration.Logging.level(named: logLevel, key: "--log-level")
+            } catch {
+                throw ValidationError("--log-level \(error.reason)")
             }
         }
     }
@@ -38,7 +47,10 @@ struct Serve: AsyncParsableCommand {
                 + "a free one), or pass --port"))
         }
         if let host { configuration.server.host = host }  // checked by validate()
-        let logger = ServiceLoading.logger()
+        if let logLevel, let level = try? ServiceConfiguration.Logging.level(named: logLevel, key: "--log-level") {
+            configuration.logging.level = level  // checked by validate()
+        }
+        let logger = configuration.logging.applied(to: ServiceLoading.logger())
         let service = await ServiceLoading.service(configuration, logger: logger)
         for warning in service.startupWarnings() { logger.warning("\(warning)") }
         if configuration.verification.allowVerificationTimeOverride {
@@ -77,13 +89,13 @@ struct Serve: AsyncParsableCommand {
         let follow = Task { await service.store.followSharedTrust(logger: logger) }
         let sweep = Task { await Self.sweepSessions(service) }
         var listening: Logger.Metadata = [
-            "host": "\(configuration.server.host)", "port": "\(server.port)",
-            "trustAnchors": "\(service.trustStore.snapshot.anchors.count)",
-            "trustVersion": "\(service.trustStore.snapshot.version)",
+            "host": "\(configuration.server.host)", "port": .stringConvertible(server.port),
+            "trustAnchors": .stringConvertible(service.trustStore.snapshot.anchors.count),
+            "trustVersion": .stringConvertible(service.trustStore.snapshot.version),
             "store": "\(service.store.database?.configuration.redactedLocation ?? "memory")",
             "scheme": "\(service.tlsIdentity == nil ? "http" : "https")",
         ]
-        if let health { listening["plainHealthPort"] = "\(health.port)" }
+        if let health { listening["plainHealthPort"] = .stringConvertible(health.port) }
         if let context = service.tlsIdentity?.context { listening["tlsCertificateSerial"] = "\(context.certificateSerial)" }
         logger.notice("listening", metadata: listening)
         await server.waitUntilStopped()

@@ -6,6 +6,7 @@ final class ServeProcess {
     let process = Process()
     /// Standard output up to and including the "listening" line.
     private(set) var startLog = ""
+    private let output = Pipe()
 
     /// Starts the service on `config` and waits (up to about 10 s) for it to say where it listens. `environment`
     /// is added to this process's own.
@@ -15,12 +16,11 @@ final class ServeProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
-        let out = Pipe()
-        process.standardOutput = out
+        process.standardOutput = output
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while !startLog.contains("\"listening\"") && process.isRunning && Date() < deadline {
-            startLog += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            startLog += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         }
     }
 
@@ -28,9 +28,9 @@ final class ServeProcess {
         if process.isRunning { process.terminate() }
     }
 
-    /// A numeric field of the listening line, such as `port` or `plainHealthPort`.
+    /// A numeric field of the listening line (a JSON number), such as `port` or `plainHealthPort`.
     func number(_ field: String) -> Int? {
-        guard let range = startLog.range(of: "\"\(field)\":\"") else { return nil }
+        guard let range = startLog.range(of: "\"\(field)\":") else { return nil }
         return Int(startLog[range.upperBound...].prefix { $0.isNumber })
     }
 
@@ -41,6 +41,14 @@ final class ServeProcess {
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// SIGTERM, then whether it exited 0 and what it wrote to standard output after the start log.
+    func terminateAndReadRest() -> (clean: Bool, rest: String) {
+        process.terminate()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationReason == .exit && process.terminationStatus == 0, String(decoding: rest, as: UTF8.self))
     }
 
     /// SIGTERM, then whether it exited 0.

@@ -43,6 +43,7 @@ public enum ConfigurationLoader {
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
+        "logging": ["level"],
     ]
 
     /// The environment variable for a key.
@@ -515,6 +516,9 @@ public enum ConfigurationLoader {
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
             configuration.oid4vp = try oid4vp()
+            if let level = try string("logging", "level") {
+                configuration.logging.level = try ServiceConfiguration.Logging.level(named: level, key: "logging.level")
+            }
             if sectionPresent("proximity") {
                 configuration.proximity = ServiceConfiguration.Proximity(
                     sessionTTLSeconds: try int("proximity", "sessionTTLSeconds", default: 300, range: 30...3600),

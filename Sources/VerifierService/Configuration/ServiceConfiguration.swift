@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TrustManagement
 import OutboundFetch
 import MDoc
@@ -183,6 +184,33 @@ public struct ServiceConfiguration: Sendable {
         public var allowInjectedReaderKey = false
     }
 
+    /// `logging`: which log lines are written.
+    public struct Logging: Sendable {
+        /// Lines below this level are not written (service events and, above `info`, the access lines).
+        public var level: Logger.Level = .info
+
+        public init() {}
+
+        /// The accepted level names, least severe first.
+        public static let levelNames = Logger.Level.allCases.map(\.rawValue)
+
+        /// A level by its name (`trace` ... `critical`, lower case); any other name is an error naming `key` and
+        /// listing the valid ones.
+        public static func level(named text: String, key: String) throws(ConfigurationError) -> Logger.Level {
+            guard let level = Logger.Level(rawValue: text) else {
+                throw ConfigurationError(key: key, "must be one of \(levelNames.joined(separator: ", ")), got \"\(text)\"")
+            }
+            return level
+        }
+
+        /// `logger` with this level.
+        public func applied(to logger: Logger) -> Logger {
+            var logger = logger
+            logger.logLevel = level
+            return logger
+        }
+    }
+
     /// Where sessions, nonces and (with PostgreSQL) the trust set live.
     public enum Store: Sendable {
         /// One process: memory and the local trust directory (the default).
@@ -226,6 +254,7 @@ public struct ServiceConfiguration: Sendable {
     public var web: Web?
     public var proximity: Proximity?
     public var oid4vp: OpenID4VP?
+    public var logging = Logging()
     /// The file the configuration came from.
     public var file: URL
 }

@@ -21,6 +21,7 @@ public struct ServiceStore: Sendable {
     /// The in-memory store and the trust directory (seeded from `trust.seedDirectory` when absent).
     public static func memory(_ configuration: ServiceConfiguration, logger: Logger,
                               sessions: (any SessionStore)? = nil) throws(ConfigurationError) -> ServiceStore {
+        let logger = configuration.logging.applied(to: logger)
         let trust: TrustStoreManager
         do {
             trust = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
@@ -40,6 +41,7 @@ public struct ServiceStore: Sendable {
         async throws(ConfigurationError) -> ServiceStore
     {
         guard case .postgres(let section) = configuration.store else { return try memory(configuration, logger: logger) }
+        let logger = configuration.logging.applied(to: logger)
         let database = try openDatabase(section, logger: logger)
         do {
             if migrate {
@@ -57,7 +59,7 @@ public struct ServiceStore: Sendable {
                 // The first replica seeds the database from its directory (or the directory's seed).
                 let seed = (try? directory.load()) ?? configuration.trust.seedDirectory.flatMap { try? TrustAnchorDirectory.load(from: $0) }
                 if let seed, try await shared.seedIfEmpty(seed, actor: "seed:\(directory.url.path)") {
-                    logger.notice("trust set seeded into the database", metadata: ["anchorCount": "\(seed.anchors.count)"])
+                    logger.notice("trust set seeded into the database", metadata: ["anchorCount": .stringConvertible(seed.anchors.count)])
                 }
             }
             initial = try await shared.latest()
@@ -115,10 +117,10 @@ public struct ServiceStore: Sendable {
             do {
                 let latest = try await sharedTrust.latest()
                 if let snapshot = trust.adopt(latest, actor: "replication") {
-                    logger.info("trust set version adopted", metadata: ["version": "\(snapshot.version)"])
+                    logger.info("trust set version adopted", metadata: ["version": .stringConvertible(snapshot.version)])
                 }
             } catch {
-                logger.error("cannot read the trust set version", metadata: ["version": "\(version)", "reason": "\(error)"])
+                logger.error("cannot read the trust set version", metadata: ["version": .stringConvertible(version), "reason": "\(error)"])
             }
         }
     }
