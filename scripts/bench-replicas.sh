@@ -48,7 +48,7 @@ start() {
         VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" &
     PIDS+=($!)
     for _ in $(seq 1 100); do
-        PORT="$(grep -o '"port":"[0-9]*"' "$WORK/$name.log" | head -1 | grep -o '[0-9]\+' || true)"
+        PORT="$(grep -o '"port":"\?[0-9]*' "$WORK/$name.log" | head -1 | grep -o '[0-9]\+' || true)"
         if [ -n "$PORT" ]; then return; fi
         sleep 0.1
     done

@@ -33,6 +33,7 @@ bin_dir=$(swift build -c release --show-bin-path --scratch-path "$scratch")
 unstripped=$(stat -c %s "$bin_dir/verifierd")
 
 root=$(mktemp -d /tmp/verifierd-root.XXXXXX)
+chmod 0755 "$root"
 server_pid=""
 cleanup() {
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null

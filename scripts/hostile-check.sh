@@ -21,7 +21,7 @@ JSON
 PID=$!
 PORT=""
 for _ in $(seq 1 100); do
-    PORT=$(grep -o '"port":"[0-9]*"' "$WORK/log" | head -1 | grep -o '[0-9]*' || true)
+    PORT=$(grep -o '"port":"\?[0-9]*' "$WORK/log" | head -1 | grep -o '[0-9]*' || true)
     [ -n "$PORT" ] && break
     sleep 0.1
 done

@@ -10,7 +10,7 @@ start_server() {
     PID=$!
     PORT=""
     for _ in $(seq 1 100); do
-        PORT="$(grep -o '"port":"[0-9]*"' "$log" | head -1 | grep -o '[0-9]\+' || true)"
+        PORT="$(grep -o '"port":"\?[0-9]*' "$log" | head -1 | grep -o '[0-9]\+' || true)"
         [ -n "$PORT" ] && break
         sleep 0.1
     done

@@ -61,6 +61,31 @@ public final class PostgresTrustSet: SharedTrustSet {
         }
     }
 
+    public func recentChanges(limit: Int) async throws(TrustDirectoryUpdateError<Never>) -> [TrustChange] {
+        let logger = database.logger
+        let limit = max(0, min(limit, versionsKept))
+        do {
+            return try await database.perform("read trust changes") { client -> [TrustChange] in
+                let rows = try await client.query("""
+                    SELECT version, (extract(epoch FROM created_at) * 1000)::bigint, actor, action, request_id,
+                           anchor_count, fingerprints
+                    FROM verifierd_trust_versions ORDER BY version DESC LIMIT \(limit)
+                    """, logger: logger)
+                var changes: [TrustChange] = []
+                for try await (version, milliseconds, actor, action, requestID, anchorCount, fingerprints)
+                        in rows.decode((Int, Int64, String, String, String?, Int, String).self) {
+                    changes.append(TrustChange(
+                        at: Date(timeIntervalSince1970: Double(milliseconds) / 1000), actor: actor, action: action,
+                        requestID: requestID, version: version, anchorCount: anchorCount,
+                        fingerprints: fingerprints.split(separator: ",").map(String.init)))
+                }
+                return changes
+            }
+        } catch {
+            throw .storage(error.description)
+        }
+    }
+
     public func update<Failure: Error>(_ audit: TrustChangeAudit,
                                        _ transform: @escaping @Sendable (TrustSet) throws(Failure) -> TrustSet)
         async throws(TrustDirectoryUpdateError<Failure>) -> (previous: TrustSet, committed: VersionedTrustSet)

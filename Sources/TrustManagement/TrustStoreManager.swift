@@ -23,10 +23,9 @@ public final class TrustStoreManager: Sendable {
     private let lastSignature: Mutex<String>
     /// Why the directory did not load the last time it was read; nil when it did.
     private let loadProblem = Mutex<String?>(nil)
-    private let changes = Mutex<[TrustChange]>([])
     private let logger: Logger
-    /// Changes kept for the console.
-    static let changesKept = 50
+    /// Changes the console shows.
+    public static let changesShown = 50
 
     /// Reads the directory; when it does not exist and `seed` is given, first creates it with the seed's anchors.
     public init(directory: TrustDirectory, seed: URL? = nil, logger: Logger) throws(TrustAnchorError) {
@@ -44,7 +43,9 @@ public final class TrustStoreManager: Sendable {
         }
         let signature = directory.stateSignature()
         let set = try directory.load()
-        current = Mutex(TrustSnapshot(set: set, version: 1))
+        // Versions go on from the last one the directory's change log recorded, so they never repeat across
+        // restarts or between the service and `verifierd iaca`.
+        current = Mutex(TrustSnapshot(set: set, version: directory.changeLog.recent(limit: 1).first?.version ?? 1))
         lastSignature = Mutex(signature)
         shared = nil
     }
@@ -86,8 +87,12 @@ public final class TrustStoreManager: Sendable {
     /// Why the directory did not load at its last read (the set in force stayed), or nil.
     public var directoryProblem: String? { loadProblem.withLock { $0 } }
 
-    /// The latest changes, newest first.
-    public var recentChanges: [TrustChange] { changes.withLock { Array($0.reversed()) } }
+    /// The latest `limit` changes, newest first, from where the set is kept: the database's versions (the same on
+    /// every replica) or the directory's change log (which outlives the process and holds the CLI's changes too).
+    public func recentChanges(limit: Int = changesShown) async throws(TrustDirectoryUpdateError<Never>) -> [TrustChange] {
+        if let shared { return try await shared.recentChanges(limit: limit) }
+        return directory.changeLog.recent(limit: limit)
+    }
 
     /// Re-reads the directory (or the shared set) and swaps in its content. `actor` says who asked (for the audit
     /// log).
@@ -135,6 +140,14 @@ public final class TrustStoreManager: Sendable {
         // A reload that finds what is in force already is not a change: no new version, no change record.
         let inForce = self.snapshot
         if set.hasSameContent(as: inForce.set) { return inForce }
+        // A change another process logged (`verifierd iaca`) keeps its version and its own record.
+        if let logged = directory.changeLog.recent(limit: 1).first, logged.version > inForce.version,
+           logged.anchorCount == set.anchors.count {
+            return current.withLock { snapshot in
+                snapshot = TrustSnapshot(set: set, version: logged.version)
+                return snapshot
+            }
+        }
         let snapshot = swap(set)
         record(actor: actor, action: reason, requestID: requestID, snapshot: snapshot, fingerprints: snapshot.anchors.map(\.sha256))
         return snapshot
@@ -343,11 +356,13 @@ public final class TrustStoreManager: Sendable {
         ]
         if let requestID { metadata["requestId"] = "\(requestID)" }
         logger.notice("trust set changed", metadata: metadata)
+        // The database keeps its own record of each version it commits; the directory's is its change log.
+        guard shared == nil else { return }
         let entry = TrustChange(at: Date(), actor: actor, action: action, requestID: requestID, version: snapshot.version,
                                 anchorCount: snapshot.anchors.count, fingerprints: fingerprints)
-        changes.withLock { list in
-            list.append(entry)
-            if list.count > Self.changesKept { list.removeFirst(list.count - Self.changesKept) }
+        if !directory.changeLog.append(entry) {
+            logger.warning("trust change not written to the change log", metadata: [
+                "file": "\(directory.url.appendingPathComponent(TrustChangeLog.fileName).path)"])
         }
     }
 }

@@ -34,6 +34,9 @@ public protocol SharedTrustSet: Sendable {
     /// The latest committed version.
     func latest() async throws(TrustDirectoryUpdateError<Never>) -> VersionedTrustSet
 
+    /// The latest `limit` changes, newest first, as every process reads them.
+    func recentChanges(limit: Int) async throws(TrustDirectoryUpdateError<Never>) -> [TrustChange]
+
     /// The latest version number only (cheap; for polling).
     func latestVersion() async throws(TrustDirectoryUpdateError<Never>) -> Int
 

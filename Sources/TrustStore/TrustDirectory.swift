@@ -29,6 +29,8 @@ public struct TrustDirectory: Sendable {
 
     var currentLink: URL { url.appendingPathComponent(Self.currentLinkName) }
     var versionsFolder: URL { url.appendingPathComponent(Self.versionsFolderName) }
+    /// The directory's change history (who changed the set, when, and the version made).
+    public var changeLog: TrustChangeLog { TrustChangeLog(directory: url) }
 
     /// The folder whose certificate files form the set in force.
     public var activeFolder: URL {
@@ -70,6 +72,7 @@ public struct TrustDirectory: Sendable {
         else { return false }
         return names.allSatisfy {
             $0 == Self.versionsFolderName || $0 == Self.lockFileName || $0.hasPrefix(Self.temporaryLinkPrefix)
+                || $0.hasPrefix(TrustChangeLog.fileName)
         }
     }
 

@@ -55,8 +55,13 @@ public final class VerifierService: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 statusFetcher: (any StatusListFetching)? = nil,
-                sessionStore: (any SessionStore)? = nil, store: ServiceStore? = nil) throws(ConfigurationError) {
+                sessionStore: (any SessionStore)? = nil, store: ServiceStore? = nil,
+                keyMaterial: ServiceKeyMaterial? = nil) throws(ConfigurationError) {
         let logger = configuration.logging.applied(to: logger)
+        // Every key, chain and signer first: a start that fails on one has written nothing (no seeded trust
+        // directory).
+        let material: ServiceKeyMaterial
+        if let keyMaterial { material = keyMaterial } else { material = try ServiceKeyMaterial.load(configuration) }
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
@@ -92,7 +97,7 @@ public final class VerifierService: Sendable {
         self.store = opened
         let store = opened
         trustStore = store.trust
-        let vicalSigners = try Self.loadVICALSigners(configuration.trust.vicalSigners)
+        let vicalSigners = material.vicalSigners
         let vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
         vicalRefresher = VICALRefresher(
             sources: configuration.trust.vicalSources,
@@ -102,21 +107,11 @@ public final class VerifierService: Sendable {
             retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds), trust: store.trust, signers: vicalSigners,
             verifier: vicalVerifier, now: now, logger: logger,
             onOutcome: { [metrics] source, outcome in metrics.vicalRefresh(source: source, outcome: outcome) })
-        let readerTokenService = try configuration.readerTokens.map { (tokens) throws(ConfigurationError) in
-            try ReaderTokenService(configuration: tokens)
-        }
-        let merchantKeys = try Self.loadMerchantKeys(configuration.apple?.encryptionKeys ?? [])
-        let readerAuthKey = try configuration.readerAuth.map { (section) throws(ConfigurationError) in
-            try Self.loadReaderAuthKey(section)
-        }
+        let readerTokenService = material.readerTokens
+        let merchantKeys = material.merchantKeys
+        let readerAuthKey = material.readerAuth
         let requestBuilder = DeviceRequestBuilder(readerAuth: readerAuthKey, mode: configuration.readerAuth?.mode ?? .readerAuth)
-        tlsIdentity = try configuration.server.tls.map { (section) throws(ConfigurationError) in
-            do throws(TLSSetupError) {
-                return try TLSServerIdentity(settings: section.settings)
-            } catch {
-                throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
-            }
-        }
+        tlsIdentity = material.tlsIdentity
         self.sessionStore = store.sessions
         integratorAuthentication = IntegratorAuthentication(configuration.integrators)
         adminAuthorization = AdminAuthorization(token: configuration.admin.token)
@@ -147,23 +142,6 @@ public final class VerifierService: Sendable {
                                refresher: vicalRefresher, tlsIdentity: tlsIdentity, metrics: metrics, now: now)
     }
 
-    /// Reads each `apple.encryptionKeys` file; a problem names the key's position.
-    static func loadMerchantKeys(_ files: [URL]) throws(ConfigurationError) -> [MerchantEncryptionKey] {
-        var keys: [MerchantEncryptionKey] = []
-        for (index, url) in files.enumerated() {
-            let name = "apple.encryptionKeys[\(index)]"
-            guard let pem = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ConfigurationError(key: name, "cannot read \(url.path)")
-            }
-            do {
-                keys.append(try MerchantEncryptionKey(pem: pem, label: url.lastPathComponent))
-            } catch {
-                throw ConfigurationError(key: name, "\(url.path) is not a P-256 private key (PKCS#8 or SEC1 PEM)")
-            }
-        }
-        return keys
-    }
-
     /// Tells the outbound policy the ports this process listens on once they are known (a configured port 0 is
     /// chosen at start): no fetch may reach them, even through `outbound.allowedDestinations`.
     public func listening(on ports: [Int]) {
@@ -174,42 +152,10 @@ public final class VerifierService: Sendable {
     /// first (``ServiceStore/open(_:logger:migrate:)``).
     public static func open(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                             now: @escaping @Sendable () -> Date = { Date() }) async throws(ConfigurationError) -> VerifierService {
+        let material = try ServiceKeyMaterial.load(configuration)
         let store = try await ServiceStore.open(configuration, logger: logger)
-        return try VerifierService(configuration: configuration, logger: logger, metrics: metrics, now: now, store: store)
-    }
-
-    /// Reads each `trust.vicalSigners` certificate; a problem names the source's key.
-    static func loadVICALSigners(_ files: [String: URL]) throws(ConfigurationError) -> [String: VICALSignerAnchor] {
-        var signers: [String: VICALSignerAnchor] = [:]
-        for (name, url) in files {
-            let key = "trust.vicalSigners.\(name)"
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw ConfigurationError(key: key, "cannot read \(url.path)")
-            }
-            do {
-                signers[name] = try VICALSignerAnchor(pemOrDER: Array(data), source: url.path)
-            } catch {
-                throw ConfigurationError(key: key, error.description)
-            }
-        }
-        return signers
-    }
-
-    /// Reads and checks the reader key and chain; a problem names `readerAuth.signingKey` or
-    /// `readerAuth.certificateChain`.
-    static func loadReaderAuthKey(_ section: ServiceConfiguration.ReaderAuth) throws(ConfigurationError) -> ReaderAuthenticationKey {
-        guard let keyPEM = try? String(contentsOf: section.signingKey, encoding: .utf8) else {
-            throw ConfigurationError(key: "readerAuth.signingKey", "cannot read \(section.signingKey.path)")
-        }
-        guard let chainPEM = try? String(contentsOf: section.certificateChain, encoding: .utf8) else {
-            throw ConfigurationError(key: "readerAuth.certificateChain", "cannot read \(section.certificateChain.path)")
-        }
-        do {
-            return try ReaderAuthenticationKey(keyPEM: keyPEM, chainPEM: chainPEM)
-        } catch {
-            let url = error.part == .signingKey ? section.signingKey : section.certificateChain
-            throw ConfigurationError(key: "readerAuth.\(error.part.rawValue)", "\(url.path): \(error.description)")
-        }
+        return try VerifierService(configuration: configuration, logger: logger, metrics: metrics, now: now, store: store,
+                                   keyMaterial: material)
     }
 
     /// Every route of the service, in one table: group (who may call), method, path, handler.

@@ -142,10 +142,10 @@ struct AdminTrustTests {
         #expect((reloaded.json["anchors"] as? [[String: Any]])?.count == 2)
         // Reloading again finds nothing new: the same version, no change record.
         let version = harness.service.trustStore.snapshot.version
-        let changes = harness.service.trustStore.recentChanges.count
+        let changes = try await harness.service.trustStore.recentChanges().count
         let again = try await harness.admin("POST", "/v1/admin/iaca/reload")
         #expect(again.status == 200 && again.json["version"] as? Int == version)
-        #expect(harness.service.trustStore.recentChanges.count == changes)
+        #expect(try await harness.service.trustStore.recentChanges().count == changes)
         // An unusable file is refused and the set in force stays.
         try FileManager.default.copyItem(at: ServiceHarness.pki.appendingPathComponent("ds-p256.pem"),
                                          to: trust.appendingPathComponent("oops.pem"))

@@ -141,6 +141,25 @@ final class ReplicaTests: @unchecked Sendable {
             #expect(try await anchorVersion(replica).anchors.count == 2)
         }
 
+        // The trust-change history reads the same on every replica: the admin's change as the admin's, with its
+        // request ID, not as a replication adopt; the seed below it.
+        var histories: [[[String: Any]]] = []
+        for replica in 0..<3 {
+            let changes = try await request(replica, "GET", "/v1/admin/trust/changes", admin: true)
+            #expect(changes.status == 200)
+            histories.append(changes.json["changes"] as? [[String: Any]] ?? [])
+        }
+        let newest = try #require(histories[0].first)
+        #expect(newest["action"] as? String == "add" && newest["version"] as? Int == version, "\(newest)")
+        #expect((newest["actor"] as? String)?.contains("admin") == true, "\(newest)")
+        #expect(newest["requestId"] as? String != nil)
+        #expect(histories[0].last?["action"] as? String == "seed", "\(histories[0])")
+        for replica in [1, 2] {
+            #expect(histories[replica].map { "\($0["version"] ?? "")|\($0["actor"] ?? "")|\($0["action"] ?? "")|\($0["at"] ?? "")" }
+                    == histories[0].map { "\($0["version"] ?? "")|\($0["actor"] ?? "")|\($0["action"] ?? "")|\($0["at"] ?? "")" },
+                    "replica \(replica) reads another history")
+        }
+
         // 2. A web session made on replica 0 verifies on replicas 1 and 2 exactly once: 16 replays at once.
         let web = try walletBodies("web_wallet.py", ["--issuer", "demo", "--bench-bodies", "2"], replica: 0)
         try #require(web.count == 2)

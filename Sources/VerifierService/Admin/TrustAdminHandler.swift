@@ -70,8 +70,16 @@ struct TrustAdminHandler: Sendable {
     }
 
     /// The last trust changes, newest first (for the console; the log has them all).
-    func trustChanges(_ request: HTTPServerRequest, by _: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
-        let changes = trust.recentChanges.map { change -> JSON in
+    func trustChanges(_ request: HTTPServerRequest, by _: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
+        let recent: [TrustChange]
+        do {
+            recent = try await trust.recentChanges()
+        } catch {
+            switch error {
+            case .storage(let reason): throw SessionDesk.storeUnavailable(reason)
+            }
+        }
+        let changes = recent.map { change -> JSON in
             .object([
                 ("at", .string(ReportJSON.timestamp(change.at))), ("actor", .string(change.actor)),
                 ("action", .string(change.action)), ("requestId", change.requestID.map { .string($0) } ?? .null),

@@ -373,9 +373,7 @@ public enum ConfigurationLoader {
             }
             guard let location else { return nil }
             let url = path(location)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ConfigurationError(key: name, "cannot read \(url.path)")
-            }
+            let text = try ConfiguredFile.text(url, key: name)
             let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
             guard !lines.isEmpty else { throw ConfigurationError(key: name, "\(url.path) is empty") }

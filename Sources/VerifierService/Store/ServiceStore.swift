@@ -22,6 +22,10 @@ public struct ServiceStore: Sendable {
     public static func memory(_ configuration: ServiceConfiguration, logger: Logger,
                               sessions: (any SessionStore)? = nil) throws(ConfigurationError) -> ServiceStore {
         let logger = configuration.logging.applied(to: logger)
+        if let problem = TrustDirectoryPreflight.problem(directory: configuration.trust.iacaDirectory,
+                                                         seed: configuration.trust.seedDirectory) {
+            throw problem
+        }
         let trust: TrustStoreManager
         do {
             trust = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
@@ -85,8 +89,11 @@ public struct ServiceStore: Sendable {
             let location = try PostgresStoreConfiguration.parse(url: section.url)
             var password = location.password
             if let file = section.passwordFile {
-                guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                    throw PostgresStoreError.configuration(setting: "store.passwordFile", reason: "cannot read \(file.path)")
+                let text: String
+                do throws(ConfigurationError) {
+                    text = try ConfiguredFile.text(file, key: "store.passwordFile")
+                } catch {
+                    throw PostgresStoreError.configuration(setting: "store.passwordFile", reason: error.reason)
                 }
                 password = text.trimmingCharacters(in: .newlines)
             }
