@@ -50,7 +50,7 @@ if ldd "$root/usr/local/bin/verifierd" | grep -q 'libswift\|libFoundation\|lib_F
 fi
 for lib in $(ldd "$root/usr/local/bin/verifierd" | grep -oE '/[^ ]+' | sort -u); do
     real=$(readlink -f "$lib")
-    install -D -m 0644 "$real" "$root$lib"
+    install -D -m 0755 "$real" "$root$lib"
 done
 mkdir -p "$root/etc/ssl/certs" "$root/etc/verifierd" "$root/proc" "$root/dev" "$root/tmp" "$root/var/lib/verifierd"
 cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"

@@ -40,6 +40,8 @@ public struct AppleIdentityVerifier: Sendable {
         public let transcript: AppleSessionTranscript
         public let plaintext: [UInt8]
         public let deviceResponse: DeviceResponse
+        /// The pkRHash of the merchant key that opened the envelope.
+        public let pkRHash: [UInt8]
     }
 
     /// Everything up to and including parsing the plaintext, without verifying the document.
@@ -67,7 +69,8 @@ public struct AppleIdentityVerifier: Sendable {
         } catch {
             throw AppleWalletError(.decryptionFailed, "the envelope could not be decrypted")
         }
-        return Opened(transcript: transcript, plaintext: plaintext, deviceResponse: try Self.identity(plaintext))
+        return Opened(transcript: transcript, plaintext: plaintext, deviceResponse: try Self.identity(plaintext),
+                      pkRHash: key.pkRHash)
     }
 
     /// Reads `{"identity": DeviceResponse}` strictly.

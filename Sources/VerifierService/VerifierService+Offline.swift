@@ -16,7 +16,7 @@ extension VerifierService {
     public func verifyAppleEnvelopeReport(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String,
                                           at time: Date) async -> (verified: Bool, text: String)
     {
-        let report = await apple.verifyAnswer(envelope, nonce: nonce, identity: MerchantIdentity(merchantId: merchantId, teamId: teamId), at: time)
+        let report = await apple.verifyAnswer(envelope, nonce: nonce, identity: MerchantIdentity(merchantId: merchantId, teamId: teamId), at: time).report
         return (report.verified, reportText(report))
     }
 
@@ -97,7 +97,7 @@ extension VerifierService {
     }
 
     /// The pkRHash of every configured merchant encryption key.
-    public var merchantKeyHashes: [[UInt8]] { apple.merchantKeys.map(\.pkRHash) }
+    public var merchantKeyHashes: [[UInt8]] { apple.merchantKeys.keys.map(\.pkRHash) }
 
     /// Mints one reader token now; nil when reader tokens are not configured.
     public func mintReaderToken(readerInstanceIdentifier: String) throws -> MintedReaderToken? {

@@ -121,7 +121,9 @@ public final class VerifierService: Sendable {
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
                                                 statusResolver: statusResolver, now: now)
         let clock = RequestClock(allowOverride: configuration.verification.allowVerificationTimeOverride, now: now)
-        apple = AppleHandler(apple: configuration.apple, merchantKeys: merchantKeys,
+        apple = AppleHandler(apple: configuration.apple,
+                             merchantKeys: MerchantKeyRing(files: configuration.apple?.encryptionKeys ?? [], keys: merchantKeys),
+                             metrics: metrics,
                              nonces: AppleNonces(sessions: sessions, lifetime: TimeInterval(configuration.apple?.nonceTTLSeconds ?? 0)),
                              verification: verification, clock: clock)
         web = WebHandler(web: configuration.web, requestBuilder: requestBuilder, sessions: sessions,
@@ -213,6 +215,24 @@ public final class VerifierService: Sendable {
     @discardableResult
     public func reloadTLS(actor: String) -> TLSReloadOutcome {
         tlsAdmin.reload(actor: actor)
+    }
+
+    /// Re-reads the merchant encryption key files (SIGHUP). On success the new keys are in force and their pkRHash
+    /// values logged; on any problem the keys in force stay and the error is logged. Returns whether it reloaded.
+    @discardableResult
+    public func reloadMerchantKeys(actor: String) -> Bool {
+        guard configuration.apple != nil else { return false }
+        do throws(ConfigurationError) {
+            let keys = try apple.merchantKeys.reload()
+            logger.notice("merchant encryption keys reloaded", metadata: [
+                "actor": "\(actor)", "keyCount": .stringConvertible(keys.count),
+                "pkRHashes": .array(keys.map { .string($0.pkRHash.hexString) })])
+            return true
+        } catch {
+            logger.error("merchant encryption keys not reloaded; the keys in force stay", metadata: [
+                "actor": "\(actor)", "reason": "\(error.key): \(error.reason)"])
+            return false
+        }
     }
 
     /// The HTTP server settings for the main listener: address, limits, and TLS when configured.

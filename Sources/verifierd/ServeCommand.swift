@@ -83,6 +83,7 @@ struct Serve: AsyncParsableCommand {
             service.trustStore.reloadIfChanged(actor: "SIGHUP")
             if service.trustStore.shared != nil { Task { _ = try? await service.trustStore.reload(actor: "SIGHUP") } }
             service.reloadTLS(actor: "SIGHUP")
+            service.reloadMerchantKeys(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
         let refresh = Task { await service.vicalRefresher.run() }

@@ -23,6 +23,7 @@ struct MetricsExpositionTests {
         metrics.trustAnchors(count: 2, secondsUntilSoonestExpiry: 1_000, directoryLoads: true)
         metrics.vicalInForce(source: "aamva", ageSeconds: 3_600, nextUpdateMarginSeconds: 7_200)
         metrics.vicalRefresh(source: "aamva", outcome: "imported")
+        metrics.appleEnvelopeOpened(pkRHash: [UInt8](repeating: 0xab, count: 32))
         return metrics
     }
 

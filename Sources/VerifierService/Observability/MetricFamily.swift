@@ -23,6 +23,7 @@ enum MetricFamily: String, CaseIterable, Sendable {
     case vicalAge = "verifierd_vical_age_seconds"
     case vicalNextUpdateMargin = "verifierd_vical_next_update_margin_seconds"
     case vicalRefreshes = "verifierd_vical_refreshes_total"
+    case appleEnvelopesOpened = "verifierd_apple_envelopes_opened_total"
     case processCPUSeconds = "process_cpu_seconds_total"
     case processResidentMemory = "process_resident_memory_bytes"
     case processVirtualMemory = "process_virtual_memory_bytes"
@@ -37,7 +38,8 @@ enum MetricFamily: String, CaseIterable, Sendable {
     var type: String {
         switch self {
         case .httpRequests, .verifications, .statusListFetches, .statusListCacheHits, .statusListStaleAnswers,
-             .sessions, .integratorRequests, .readerTokens, .tlsReloadFailures, .vicalRefreshes, .processCPUSeconds:
+             .sessions, .integratorRequests, .readerTokens, .tlsReloadFailures, .vicalRefreshes, .processCPUSeconds,
+             .appleEnvelopesOpened:
             "counter"
         case .httpRequestDuration, .verificationDuration:
             "histogram"
@@ -70,6 +72,7 @@ enum MetricFamily: String, CaseIterable, Sendable {
         case .vicalAge: "Age of each VICAL in force since its date, by source."
         case .vicalNextUpdateMargin: "Seconds until each VICAL in force reaches its nextUpdate (negative: overdue), by source."
         case .vicalRefreshes: "Scheduled VICAL refreshes by source and outcome."
+        case .appleEnvelopesOpened: "Apple envelopes opened, by the pkRHash of the merchant key that opened them (an idle key stops counting)."
         case .processCPUSeconds: "User and system CPU time spent by the process, in seconds."
         case .processResidentMemory: "Resident memory size of the process, in bytes."
         case .processVirtualMemory: "Virtual memory size of the process, in bytes."

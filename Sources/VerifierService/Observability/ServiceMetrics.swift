@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import Prometheus
 import StatusList
@@ -143,6 +144,12 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
+    /// One Apple envelope opened by the merchant key with this pkRHash (hex). Label values are the configured keys'
+    /// hashes only: an envelope naming any other key is never opened.
+    func appleEnvelopeOpened(pkRHash: [UInt8]) {
+        counter(.appleEnvelopesOpened, [("pkRHash", pkRHash.hexString)]).increment()
+    }
+
     func vicalRefresh(source: String, outcome: String) {
         counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()
     }

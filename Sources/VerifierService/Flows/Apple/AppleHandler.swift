@@ -9,7 +9,8 @@ import StrictJSON
 /// `/v1/apple/nonces`.
 struct AppleHandler: Sendable {
     let apple: ServiceConfiguration.Apple?
-    let merchantKeys: [MerchantEncryptionKey]
+    let merchantKeys: MerchantKeyRing
+    let metrics: ServiceMetrics
     let nonces: AppleNonces
     let verification: ResponseVerification
     let clock: RequestClock
@@ -24,18 +25,27 @@ struct AppleHandler: Sendable {
         if apple.requireIssuedNonce {
             try await nonces.consume(nonce, for: identity, by: integrator)
         }
-        return try .report(await verifyAnswer(envelope, nonce: nonce, identity: identity, at: time))
+        let verified = await verifyAnswer(envelope, nonce: nonce, identity: identity, at: time)
+        var response = try HTTPServerResponse.report(verified.report)
+        // The key that opened the envelope, for the access line: an operator sees when an old key is idle.
+        if let pkRHash = verified.pkRHash { response.logAnnotations["pkRHash"] = pkRHash.hexString }
+        return response
     }
 
-    /// Decrypts and verifies an envelope with the configured merchant keys (the route and `verifierd decrypt`).
-    func verifyAnswer(_ envelope: [UInt8], nonce: [UInt8], identity: MerchantIdentity, at time: Date) async -> VerificationReport {
+    /// Decrypts and verifies an envelope with the merchant keys in force (the route and `verifierd decrypt`); also
+    /// says which key opened it (nil when none did).
+    func verifyAnswer(_ envelope: [UInt8], nonce: [UInt8], identity: MerchantIdentity, at time: Date) async
+        -> (report: VerificationReport, pkRHash: [UInt8]?)
+    {
         do throws(AppleWalletError) {
-            let opened = try AppleIdentityVerifier(keys: merchantKeys).open(
+            let opened = try AppleIdentityVerifier(keys: merchantKeys.keys).open(
                 envelope: envelope, nonce: nonce, merchantId: identity.merchantId, teamId: identity.teamId)
-            return await verification.verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                             options: verification.options(at: time))
+            metrics.appleEnvelopeOpened(pkRHash: opened.pkRHash)
+            let report = await verification.verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
+                                                   options: verification.options(at: time))
+            return (report, opened.pkRHash)
         } catch {
-            return .failure(error.code, error.detail)
+            return (.failure(error.code, error.detail), nil)
         }
     }
 
@@ -44,7 +54,7 @@ struct AppleHandler: Sendable {
         let body = try RequestDecoding.decode(SessionTranscriptRequest.self, from: request)
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
         let identity = try MerchantIdentity(apple, merchantId: body.merchantId, teamId: body.teamId)
-        var hashes = merchantKeys.map(\.pkRHash)
+        var hashes = merchantKeys.keys.map(\.pkRHash)
         if let hex = body.pkRHash {
             guard let hash = [UInt8](hexString: hex), hash.count == 32 else {
                 throw ServiceProblem.invalidRequest("\"pkRHash\" is not 32 bytes of hex")

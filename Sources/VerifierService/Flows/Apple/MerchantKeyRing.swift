@@ -1,0 +1,26 @@
+import AppleWallet
+import Foundation
+import Synchronization
+
+/// The merchant encryption keys in force, re-read from the configured files on SIGHUP (a rotation: add the new key's
+/// file, reload, register it with Apple, and once `verifierd_apple_envelopes_opened_total` shows the old key idle,
+/// remove it and reload again). A reload that fails on any file keeps the keys in force.
+final class MerchantKeyRing: Sendable {
+    let files: [URL]
+    private let inForce: Mutex<[MerchantEncryptionKey]>
+
+    init(files: [URL], keys: [MerchantEncryptionKey]) {
+        self.files = files
+        inForce = Mutex(keys)
+    }
+
+    /// The keys in force now.
+    var keys: [MerchantEncryptionKey] { inForce.withLock { $0 } }
+
+    /// Re-reads every configured file; on success the new keys are in force and returned.
+    func reload() throws(ConfigurationError) -> [MerchantEncryptionKey] {
+        let keys = try ServiceKeyMaterial.merchantKeys(files)
+        inForce.withLock { $0 = keys }
+        return keys
+    }
+}
