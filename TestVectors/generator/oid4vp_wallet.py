@@ -48,6 +48,13 @@ contacted on the --base-url host or a loopback address; --public-base-url PREFIX
 onto --base-url. No proxy is used, redirects are not followed, and every HTTP call has a 30 s timeout. The expected
 error codes are constants below (EXPECTED CODES) so that they can be aligned with the service.
 
+For one request made by hand (README's walk-through), --present FILE answers what POST /v1/oid4vp/requests returned:
+over the DC API it prints the body for POST /v1/oid4vp/verify, {"sessionId", "response": <credential.data>}, without
+contacting the service; cross-device it reads the authorizationRequest, fetches the request object and posts the
+answer to response_uri (on --base-url, or on the loopback address the request_uri names), and prints what that said:
+
+    python3 TestVectors/generator/oid4vp_wallet.py --issuer demo --present oid4vp-request.json
+
 Without a service:
 
     python3 TestVectors/generator/oid4vp_wallet.py --self-test
@@ -717,7 +724,14 @@ class Client:
         reply = self.create(ORIGIN, documents, None, None, "cross-device")
         if reply.status != 201:
             raise reply.fail("/v1/oid4vp/requests (cross-device) did not answer 201")
-        body = reply.body
+        session, request_uri = self.open_cross_device(reply.body)
+        expect(session.requested == requested_by(documents),
+               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        return session, request_uri
+
+    def open_cross_device(self, body: Any) -> tuple[Session, str]:
+        """The wallet's side of a cross-device answer: reads its authorizationRequest (the QR code's text), fetches
+        the request object once and checks it. Returns (session, request_uri)."""
         expect(isinstance(body, dict) and isinstance(body.get("sessionId"), str) and body["sessionId"],
                "sessionId is not a non-empty string")
         check_expires_at(body.get("expiresAt"))
@@ -736,8 +750,6 @@ class Client:
         session = Session(body["sessionId"], "cross-device", ORIGIN, True, "direct_post.jwt", params, client_id,
                           parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"],
                           parsed["response_uri"], leaf)
-        expect(session.requested == requested_by(documents),
-               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
         return session, request_uri
 
     def verify(self, session_id: str, response: dict) -> Reply:
@@ -1405,6 +1417,49 @@ def bench_bodies(c: "Client", count: int, out: Path, threads: int = 8) -> int:
     return 0
 
 
+def _response_mode_of(request: Any) -> str:
+    """The response_mode a DC API request names (read before the checks, which need to know what to expect)."""
+    data = request.get("data") if isinstance(request, dict) else None
+    if isinstance(data, dict) and isinstance(data.get("request"), str) and data["request"].count(".") == 2:
+        data = strict_json(b64url_strict(data["request"].split(".")[1], "JWS payload"), "request object")
+    mode = data.get("response_mode") if isinstance(data, dict) else None
+    return mode if isinstance(mode, str) else "dc_api.jwt"
+
+
+def present(answer_file: Path, origin: str, base_url: str | None, root: x509.Certificate, token: str, enc: str,
+            public_base_url: str | None) -> int:
+    """The browser and the wallet for one request made by hand (README's walk-through): reads the 201 answer of
+    POST /v1/oid4vp/requests and checks it as every scenario does. DC API: prints the body for /v1/oid4vp/verify,
+    {"sessionId", "response": <credential.data>}, without contacting the service. Cross-device: takes its
+    authorizationRequest (what the QR code shows), GETs the request object, POSTs the JWE to response_uri and
+    prints what that answered."""
+    try:
+        answer_json = json.loads(answer_file.read_text())
+        expect(isinstance(answer_json, dict), "not a JSON object")
+        if "authorizationRequest" in answer_json:
+            _, request_uri = parse_authorization_request(answer_json.get("authorizationRequest"))
+            if base_url is None:  # the service named in the QR code, only when it is on this machine
+                parts = urllib.parse.urlsplit(request_uri)
+                expect(parts.hostname is not None and _loopback(parts.hostname),
+                       f"request_uri {request_uri} is not on a loopback address: give --base-url")
+                base_url = f"{parts.scheme}://{parts.netloc}"
+            client = Client(base_url, root, token, enc, public_base_url)
+            s, _ = client.open_cross_device(answer_json)
+            posted = client.post_response(s, answer(s, enc=enc)["response"])
+            if posted.status != 200:
+                raise posted.fail("the response_uri POST did not answer 200")
+            print(posted.text)
+            return 0
+        request = answer_json.get("request")
+        signed = isinstance(request, dict) and request.get("protocol") == PROTOCOL_SIGNED
+        s = check_dc_api_answer(answer_json, origin, signed, _response_mode_of(request), root)
+        print(json.dumps({"sessionId": s.session_id, "response": answer(s, enc=enc)}))
+        return 0
+    except (OSError, json.JSONDecodeError, Failure) as error:
+        print(f"oid4vp_wallet.py: cannot present {answer_file}: {error}", file=sys.stderr)
+        return 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="TEST-ONLY OpenID4VP 1.0 mso_mdoc wallet against verifierd")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
@@ -1424,13 +1479,19 @@ def main() -> int:
                         help="shared/vectors/external/eudi-verifier-endpoint, for --self-test (skipped if absent)")
     parser.add_argument("--issuer", choices=sorted(ww.ISSUERS), default="test",
                         help="document signer: test (TestVectors/pki) or demo (the demo configuration's)")
+    parser.add_argument("--present", type=Path, metavar="FILE",
+                        help="answer the /v1/oid4vp/requests answer in FILE: DC API, print the /v1/oid4vp/verify "
+                             "body; cross-device, post to its response_uri")
+    parser.add_argument("--origin", default=ORIGIN, help=f"with --present: the page's origin (default {ORIGIN})")
     args = parser.parse_args()
     if args.self_test:  # always the test signer: the MiniVerifier check trusts TestVectors/pki/iaca-p256.pem
         return self_test(args.eudi_dir)
     ww._issuer = ww.ISSUERS[args.issuer]()
-    if not args.base_url:
-        parser.error("--base-url is required (or --self-test)")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
+    if args.present:
+        return present(args.present, args.origin, args.base_url, root, args.token, args.enc, args.public_base_url)
+    if not args.base_url:
+        parser.error("--base-url is required (or --self-test, or --present)")
     client = Client(args.base_url, root, args.token, args.enc, args.public_base_url)
     if args.bench_bodies:
         if not args.out:

@@ -16,8 +16,15 @@ Only cbor2, cryptography (and generate.py / web_wallet.py helpers in this folder
     python3 TestVectors/generator/proximity_holder.py --base-url http://127.0.0.1:8080 \\
         --reader-root TestVectors/demo/reader-root.pem --mode readerAuth
 
-The service must trust TestVectors/pki/iaca-p256.pem and sign with the demo reader chain in the given mode. One JSON
-line per scenario and a summary line; exit 0 only when every scenario met its expectation.
+The service must trust TestVectors/pki/iaca-p256.pem (or, with --issuer demo, the demo IACA) and sign with the demo
+reader chain in the given mode. One JSON line per scenario and a summary line; exit 0 only when every scenario met
+its expectation.
+
+By hand (README's walk-through), the two holder steps around a reader's own calls, without contacting the service:
+
+    python3 TestVectors/generator/proximity_holder.py --state holder.json --engage        # prints mdoc:...
+    python3 TestVectors/generator/proximity_holder.py --state holder.json --issuer demo \
+        --answer proximity-session.json                                                # prints {"sessionData": ...}
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from typing import Any
 import cbor2
 from cbor2 import CBORTag
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -66,17 +73,21 @@ class ReaderSide:
         return self.device_key.exchange(ec.ECDH(), self.reader_public)
 
 
-class Session:
-    def __init__(self, client: w.Client, mode: str, root: x509.Certificate, suite: int = 1) -> None:
-        self.e_device = ec.generate_private_key(ec.SECP256R1())
-        self.engagement = engagement(self.e_device, suite)
-        text = "mdoc:" + base64.urlsafe_b64encode(self.engagement).rstrip(b"=").decode()
-        self.reply = client.post("/v1/proximity/sessions", {"deviceEngagement": text})
-        if suite != 1:
-            return
-        w.expect(self.reply.status == 201, f"/v1/proximity/sessions answered {self.reply.status}: {self.reply.text[:300]}")
-        body = self.reply.body
-        self.session_id = body["sessionId"]
+class Holder:
+    """The mdoc's side of one session: its eDeviceKey and DeviceEngagement, then the keys and the request the
+    reader's SessionEstablishment brings."""
+
+    def __init__(self, e_device: ec.EllipticCurvePrivateKey, engagement_bytes: bytes) -> None:
+        self.e_device, self.engagement = e_device, engagement_bytes
+
+    @property
+    def qr_text(self) -> str:
+        """What the QR code shows: "mdoc:" + base64url of the DeviceEngagement, without padding."""
+        return "mdoc:" + base64.urlsafe_b64encode(self.engagement).rstrip(b"=").decode()
+
+    def establish(self, body: dict, mode: str, root: x509.Certificate) -> None:
+        """`body`: the 201 answer of POST /v1/proximity/sessions (sessionEstablishment, eReaderKey, sessionId)."""
+        self.session_id = body.get("sessionId")
         establishment = cbor2.loads(base64.b64decode(body["sessionEstablishment"]))
         w.expect(isinstance(establishment, dict) and set(establishment) == {"eReaderKey", "data"},
                  "SessionEstablishment is not {eReaderKey, data}")
@@ -107,6 +118,19 @@ class Session:
         if flip:
             data[len(data) // 2] ^= 1
         return cbor2.dumps({"data": bytes(data)})
+
+
+class Session(Holder):
+    """A session this holder opens itself over HTTP (the scenarios)."""
+
+    def __init__(self, client: w.Client, mode: str, root: x509.Certificate, suite: int = 1) -> None:
+        e_device = ec.generate_private_key(ec.SECP256R1())
+        super().__init__(e_device, engagement(e_device, suite))
+        self.reply = client.post("/v1/proximity/sessions", {"deviceEngagement": self.qr_text})
+        if suite != 1:
+            return
+        w.expect(self.reply.status == 201, f"/v1/proximity/sessions answered {self.reply.status}: {self.reply.text[:300]}")
+        self.establish(self.reply.body, mode, root)
 
     def send(self, client: w.Client, session_data: bytes) -> w.Reply:
         return client.post(f"/v1/proximity/sessions/{self.session_id}/messages", {"sessionData": b64(session_data)})
@@ -171,14 +195,62 @@ def scenarios(client: w.Client, mode: str, root: x509.Certificate) -> dict:
             "reader-key": wrong_key, "unsupported-cipher-suite": unsupported_suite, "element-not-requested": not_requested}
 
 
+def engage(state: Path) -> int:
+    """Step 1 by hand: a fresh eDeviceKey and QR engagement, kept in `state` (mode 0600); prints the QR text."""
+    e_device = ec.generate_private_key(ec.SECP256R1())
+    holder = Holder(e_device, engagement(e_device))
+    pem = e_device.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption()).decode()
+    state.touch(mode=0o600)
+    state.write_text(json.dumps({"eDeviceKey": pem, "deviceEngagement": b64(holder.engagement)}))
+    print(holder.qr_text)
+    return 0
+
+
+def answer_by_hand(state: Path, answer_file: Path, mode: str, root: x509.Certificate) -> int:
+    """Step 2 by hand: reads the 201 answer of POST /v1/proximity/sessions (what the reader relays: its
+    sessionEstablishment), checks the DeviceRequest, discloses every requested mDL element this holder has and prints
+    the body for POST /v1/proximity/sessions/{id}/messages, {"sessionData": base64}."""
+    try:
+        kept = json.loads(state.read_text())
+        key = serialization.load_pem_private_key(kept["eDeviceKey"].encode(), None)
+        w.expect(isinstance(key, ec.EllipticCurvePrivateKey), f"{state} holds no P-256 key")
+        holder = Holder(key, base64.b64decode(kept["deviceEngagement"]))
+        body = json.loads(answer_file.read_text())
+        w.expect(isinstance(body, dict) and isinstance(body.get("sessionEstablishment"), str),
+                 f"{answer_file} has no sessionEstablishment: {json.dumps(body)[:300]}")
+        holder.establish(body, mode, root)
+    except (OSError, KeyError, ValueError, w.Failure) as error:
+        print(f"proximity_holder.py: cannot answer {answer_file}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    elements = [e for e in holder.requested.get(g.MDL_DOCTYPE, {}).get(g.MDL_NS, {}) if e in w.VALUES]
+    print(json.dumps({"sessionData": b64(holder.answer(elements))}))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--base-url", help="the running service: run every scenario against it")
     parser.add_argument("--token", default=w.DEMO_INTEGRATOR_TOKEN, help="the integrator bearer token (default: the demo's)")
     parser.add_argument("--reader-root", default=str(w.TV / "demo" / "reader-root.pem"))
-    parser.add_argument("--mode", choices=["readerAuth", "readerAuthAll", "both"], default="readerAuth")
+    parser.add_argument("--mode", choices=["readerAuth", "readerAuthAll", "both"], default="both",
+                        help="what the service signs (default both, as the demo configuration)")
+    parser.add_argument("--issuer", choices=sorted(w.ISSUERS), default="test",
+                        help="document signer: test (TestVectors/pki) or demo (the demo configuration's)")
+    parser.add_argument("--state", type=Path, help="by hand: the file keeping the holder's key between the two steps")
+    parser.add_argument("--engage", action="store_true", help="by hand, step 1: make the engagement, print its QR text")
+    parser.add_argument("--answer", type=Path, metavar="FILE",
+                        help="by hand, step 2: answer the POST /v1/proximity/sessions answer in FILE, print the "
+                             "messages body")
     args = parser.parse_args()
+    w._issuer = w.ISSUERS[args.issuer]()
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
+    if args.engage or args.answer:
+        if not args.state or (args.engage and args.answer):
+            parser.error("--engage or --answer FILE, each with --state FILE")
+        return engage(args.state) if args.engage else answer_by_hand(args.state, args.answer, args.mode, root)
+    if not args.base_url:
+        parser.error("--base-url is required (or --engage / --answer with --state)")
     client = w.Client(args.base_url, args.mode, root, args.token)
     passed = failures = 0
     for name, run in scenarios(client, args.mode, root).items():

@@ -29,6 +29,11 @@ https://other.example, and whose clock lies inside the test certificates' validi
 {"scenario", "ok", "status", "code", "detail"}, then {"summary": {"passed", "failed"}}, and exits 0 only when every
 scenario met its expectation. Every HTTP call has a 30 s timeout.
 
+For one request made by hand (README's walk-through), it answers what POST /v1/web/requests returned and prints the
+body for POST /v1/web/verify, {"sessionId", "response"}, without contacting the service itself:
+
+    python3 TestVectors/generator/web_wallet.py --issuer demo --present web-request.json [--origin https://shop.example]
+
 Without a service:
 
     python3 TestVectors/generator/web_wallet.py --self-test
@@ -1036,6 +1041,21 @@ def bench_bodies(c: Client, count: int, out: Path, threads: int = 8) -> int:
     return 0
 
 
+def present(answer_file: Path, origin: str, mode: str, root: x509.Certificate) -> int:
+    """The browser and the wallet for one request made by hand (README's walk-through): reads the 201 answer of
+    /v1/web/requests, checks it as every scenario does, discloses every requested element this wallet holds and
+    prints the body for /v1/web/verify, {"sessionId", "response"}: what the page posts to its backend."""
+    try:
+        answer = json.loads(answer_file.read_text())
+        made = check_made_request(answer, origin, mode, root)
+    except (OSError, json.JSONDecodeError, Failure) as error:
+        print(f"web_wallet.py: {answer_file} is not a usable /v1/web/requests answer: {error}", file=sys.stderr)
+        return 1
+    elements = [e for ns in made.requested.get(g.MDL_DOCTYPE, {}).values() for e in ns if e in VALUES]
+    print(json.dumps({"sessionId": made.session_id, "response": sealed_answer(made, elements)}))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="TEST-ONLY ISO 18013-7 Annex C wallet against verifierd's web flow")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
@@ -1051,14 +1071,19 @@ def main() -> int:
                         help="document signer: test (TestVectors/pki) or demo (the demo configuration's)")
     parser.add_argument("--bench-bodies", type=int, metavar="N", help="write N one-use verify bodies to --out and exit")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--present", type=Path, metavar="FILE",
+                        help="offline: answer the /v1/web/requests answer in FILE and print the /v1/web/verify body")
+    parser.add_argument("--origin", default=ORIGIN, help=f"with --present: the page's origin (default {ORIGIN})")
     args = parser.parse_args()
     global _issuer
     if args.self_test:  # always the test signer: the MiniVerifier check trusts TestVectors/pki/iaca-p256.pem
         return self_test(args.reference_dir)
     _issuer = ISSUERS[args.issuer]()
-    if not args.base_url:
-        parser.error("--base-url is required (or --self-test)")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
+    if args.present:
+        return present(args.present, args.origin, args.mode, root)
+    if not args.base_url:
+        parser.error("--base-url is required (or --self-test, or --present)")
     client = Client(args.base_url, args.mode, root, args.token)
     if args.bench_bodies:
         if not args.out:
