@@ -192,7 +192,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         // The static files are the source; the EmbedAssets plugin embeds them at build time (EmbeddedAssets).
-        exclude: ["Assets/openapi.json", "Assets/console.html", "Assets/console.js", "Assets/console.css"],
+        exclude: ["Assets/openapi.json", "Assets/console.html", "Assets/console.js", "Assets/console.css",
+                  "Assets/demo.html", "Assets/demo.js", "Assets/demo.css"],
         swiftSettings: strict, plugins: ["EmbedAssets"]),
         // Writes the Swift file the EmbedAssets plugin compiles in (a host tool, run at build time).
         .executableTarget(name: "embed-assets", swiftSettings: strict),

@@ -9,6 +9,7 @@ struct EmbedAssets: BuildToolPlugin {
     static let assets = [
         ("openAPIDocument", "openapi.json"), ("consoleHTML", "console.html"),
         ("consoleScript", "console.js"), ("consoleStyle", "console.css"),
+        ("demoHTML", "demo.html"), ("demoScript", "demo.js"), ("demoStyle", "demo.css"),
     ]
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {

@@ -93,6 +93,10 @@ extension VerifierService {
         if !testTokens.isEmpty {
             warnings.append("integrators.tokens of \(testTokens.joined(separator: ", ")) are TEST-ONLY tokens: never in production")
         }
+        if let demo = configuration.demo {
+            warnings.append("the demo page is on (GET /demo; POST /demo/requests and /demo/verify need no token and count as "
+                            + "integrator \(demo.integrator)): never in production")
+        }
         return warnings
     }
 

@@ -43,6 +43,8 @@ public final class VerifierService: Sendable {
     let mdoc: MDocHandler
     let oid4vp: OpenID4VPHandler
     let readerTokens: ReaderTokenHandler
+    /// The demo page's routes, with a `demo` section only.
+    let demo: DemoHandler?
     let trustAdmin: TrustAdminHandler
     let vicalAdmin: VICALAdminHandler
     let statusAdmin: StatusAdminHandler
@@ -134,6 +136,12 @@ public final class VerifierService: Sendable {
         oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: readerAuthKey.map(RequestObjectSigner.init(key:)),
                                   sessions: sessions, verification: verification, clock: clock)
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
+        if let section = configuration.demo, let webConfiguration = configuration.web {
+            demo = DemoHandler(integrator: Integrator(name: section.integrator), web: web, webConfiguration: webConfiguration,
+                               tls: configuration.server.tls != nil)
+        } else {
+            demo = nil
+        }
         trustAdmin = TrustAdminHandler(trust: store.trust, expiringWindowDays: configuration.trust.expiringWindowDays, now: now)
         vicalAdmin = VICALAdminHandler(trust: store.trust, signers: vicalSigners, verifier: vicalVerifier,
                                        scheduled: configuration.trust.vicalSources, refresher: vicalRefresher, clock: clock)
@@ -198,6 +206,15 @@ public final class VerifierService: Sendable {
         routes.add(.open, .get, "/admin/console.js", now: ConsoleHandler.script)
         routes.add(.open, .get, "/admin/console.css", now: ConsoleHandler.style)
         routes.add(.open, .get, "/openapi.json") { _, _ in .json(Array(EmbeddedAssets.openAPIDocument.utf8)) }
+        // The demo page (a `demo` section only): no token, its sessions are the configured integrator's.
+        if let demo {
+            let page = RouteGroup.demo(demo.integrator, metrics: metrics)
+            routes.add(.open, .get, "/demo", now: DemoHandler.page)
+            routes.add(.open, .get, "/demo/demo.js", now: DemoHandler.script)
+            routes.add(.open, .get, "/demo/demo.css", now: DemoHandler.style)
+            routes.add(page, .post, "/demo/requests", demo.createRequest(_:for:))
+            routes.add(page, .post, "/demo/verify", metered: "web", demo.verify(_:for:))
+        }
         // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
         HealthHandler.add(health, to: &routes)
         return routes.router

@@ -18,6 +18,7 @@ struct EmbeddedAssetsTests {
     @Test(arguments: [
         ("openapi.json", EmbeddedAssets.openAPIDocument), ("console.html", EmbeddedAssets.consoleHTML),
         ("console.js", EmbeddedAssets.consoleScript), ("console.css", EmbeddedAssets.consoleStyle),
+        ("demo.html", EmbeddedAssets.demoHTML), ("demo.js", EmbeddedAssets.demoScript), ("demo.css", EmbeddedAssets.demoStyle),
     ])
     func theEmbeddedCopyIsTheFile(name: String, embedded: String) throws {
         #expect(Array(embedded.utf8) == Array(try Self.file(name).utf8),

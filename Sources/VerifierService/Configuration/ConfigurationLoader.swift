@@ -44,6 +44,7 @@ public enum ConfigurationLoader {
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
         "logging": ["level"],
+        "demo": ["enabled", "integrator"],
     ]
 
     /// The environment variable for a key.
@@ -514,6 +515,7 @@ public enum ConfigurationLoader {
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
             configuration.oid4vp = try oid4vp()
+            configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
             if let level = try string("logging", "level") {
                 configuration.logging.level = try ServiceConfiguration.Logging.level(named: level, key: "logging.level")
             }
@@ -676,6 +678,22 @@ public enum ConfigurationLoader {
                 sessionTTLSeconds: try int("oid4vp", "sessionTTLSeconds", default: 300, range: 30...3600),
                 allowUnencryptedResponses: try bool("oid4vp", "allowUnencryptedResponses", default: false),
                 publicBaseURL: base)
+        }
+
+        /// `demo`: on when the section is present (and `enabled` is not false); its integrator must be a configured
+        /// one, and the page needs the web flow.
+        func demo(integrators: ServiceConfiguration.Integrators, web: ServiceConfiguration.Web?)
+            throws(ConfigurationError) -> ServiceConfiguration.Demo?
+        {
+            guard sectionPresent("demo"), try bool("demo", "enabled", default: true) else { return nil }
+            let name = try requiredString("demo", "integrator")
+            guard integrators.tokens[name] != nil else {
+                throw ConfigurationError(key: "demo.integrator", "\"\(name)\" is not an integrator in integrators.tokens")
+            }
+            guard web != nil else {
+                throw ConfigurationError(key: "demo", "needs the web section (the page's origin must be in web.allowedOrigins)")
+            }
+            return ServiceConfiguration.Demo(integrator: name)
         }
 
         func web() throws(ConfigurationError) -> ServiceConfiguration.Web? {

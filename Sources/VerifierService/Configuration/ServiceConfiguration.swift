@@ -184,6 +184,13 @@ public struct ServiceConfiguration: Sendable {
         public var allowInjectedReaderKey = false
     }
 
+    /// `demo`: the example page at `GET /demo` and its two open routes, which create and verify web sessions as one
+    /// integrator without its token. For trying the service in a browser; never in production.
+    public struct Demo: Sendable {
+        /// The integrator the page's sessions count as (a name in `integrators.tokens`).
+        public var integrator: String
+    }
+
     /// `logging`: which log lines are written.
     public struct Logging: Sendable {
         /// Lines below this level are not written (service events and, above `info`, the access lines).
@@ -254,6 +261,8 @@ public struct ServiceConfiguration: Sendable {
     public var web: Web?
     public var proximity: Proximity?
     public var oid4vp: OpenID4VP?
+    /// The demo page and its routes; nil (the routes do not exist) unless the section is present and enabled.
+    public var demo: Demo?
     public var logging = Logging()
     /// The file the configuration came from.
     public var file: URL

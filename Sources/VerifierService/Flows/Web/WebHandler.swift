@@ -19,8 +19,16 @@ struct WebHandler: Sendable {
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let web = try configured(web, "web")
         let body = try RequestDecoding.decode(WebRequestBody.self, from: request)
-        let origin = try Self.allowedOrigin(body.origin, web)
-        let requested = try RequestedDocument.items(body.documents)
+        return try await makeRequest(origin: try Self.allowedOrigin(body.origin, web), documents: body.documents, web: web,
+                                     for: integrator)
+    }
+
+    /// A new session and the request its page passes to `navigator.credentials.get`, for an allowed origin (the
+    /// route, and the demo page's `/demo/requests`).
+    func makeRequest(origin: SerializedOrigin, documents: [RequestedDocument]?, web: ServiceConfiguration.Web,
+                     for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse
+    {
+        let requested = try RequestedDocument.items(documents)
         let made: WebRequest
         do {
             made = try WebRequest(origin: origin, requested: requested, builder: requestBuilder)
@@ -46,13 +54,20 @@ struct WebHandler: Sendable {
         let web = try configured(web, "web")
         let body = try RequestDecoding.decode(WebVerifyBody.self, from: request)
         let time = try clock.verificationTime(body.verificationTime)
-        let session: WebSession
         if let sessionId = body.sessionId {
-            session = try await sessions.take(sessionId, as: WebSession.self, for: integrator)
-        } else {
-            session = try Self.statelessSession(body, web)
+            return try await verifySession(sessionId, response: body.response, at: time, for: integrator)
         }
+        let session = try Self.statelessSession(body, web)
         return try .report(await verifyAnswer(body.response, session: session, at: time))
+    }
+
+    /// Takes a stored session (one use, whatever the outcome) and verifies its answer (the route, and the demo
+    /// page's `/demo/verify`).
+    func verifySession(_ sessionId: String, response: String, at time: Date, for integrator: Integrator)
+        async throws(ServiceProblem) -> HTTPServerResponse
+    {
+        let session = try await sessions.take(sessionId, as: WebSession.self, for: integrator)
+        return try .report(await verifyAnswer(response, session: session, at: time))
     }
 
     /// Decrypts and verifies an answer for a session, stored or stateless (the route and `verifierd web decrypt`).
