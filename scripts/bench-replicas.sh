@@ -5,7 +5,10 @@
 #   postgres: two replicas on one throwaway PostgreSQL cluster (initdb + pg_ctl in a temporary folder, loopback),
 #             bodies prepared on replica A and spent half on A, half on B (every web session and nonce is used on a
 #             replica chosen independently of where it was made).
-# Prints requests/s (summed over the replicas) and the worst p99 for each. Release build; needs wrk and PostgreSQL.
+# Counts verified answers only: each body is sent once, a wrk thread stops when its bodies run out (no replays), and
+# the run fails if any answer is not 200. Prints verified/s (summed over the replicas) and the worst p99 for each, and
+# ends with one line per flow, exactly `ratio <web|apple> verified <r> p99 <q>` (r: PostgreSQL's verified/s over the
+# memory store's; q: PostgreSQL's p99 over the memory store's). Release build; needs wrk and PostgreSQL.
 # Usage: scripts/bench-replicas.sh [bodies per endpoint, default 6000] [duration, default 3s] [connections per replica, default 8]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,8 +58,51 @@ start() {
     echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1
 }
 
-# one_use_bodies_lua
-source scripts/serve-lib.sh
+# counted_bodies_lua FILE: a wrk script POSTing FILE's lines once each; a thread stops when its lines run out (its
+# last request is a GET /healthz, never a replay). done() prints `COUNTS verified V not200 N`: V answers were 200 with
+# "verified":true, N were not 200.
+counted_bodies_lua() {
+    cat <<LUA
+local threads = {}
+function setup(thread)
+    table.insert(threads, thread)
+end
+function init(args)
+    bodies = {}
+    for line in io.lines("$1") do table.insert(bodies, line) end
+    position = 1
+    verified = 0
+    not200 = 0
+    wrk.method = "POST"
+    wrk.headers["Content-Type"] = "application/json"
+    wrk.headers["Authorization"] = "Bearer demo-integrator-token-TEST-ONLY"
+end
+function request()
+    local body = bodies[position]
+    if body == nil then
+        wrk.thread:stop()
+        return wrk.format("GET", "/healthz", nil, nil)
+    end
+    position = position + 1
+    return wrk.format(nil, nil, nil, body)
+end
+function response(status, headers, body)
+    if status ~= 200 then
+        not200 = not200 + 1
+    elseif string.find(body, '"verified":true', 1, true) then
+        verified = verified + 1
+    end
+end
+function done(summary, latency, requests)
+    local v, n = 0, 0
+    for _, thread in ipairs(threads) do
+        v = v + thread:get("verified")
+        n = n + thread:get("not200")
+    end
+    io.write(string.format("COUNTS verified %d not200 %d\\n", v, n))
+end
+LUA
+}
 
 # bench LABEL PATH BODIES PORT...: splits the bodies over the ports and runs one wrk per port at once.
 bench() {
@@ -65,7 +111,7 @@ bench() {
     tag="${label//[^A-Za-z0-9]/_}"
     for port in "${ports[@]}"; do
         awk -v n="$count" -v i="$index" 'NR % n == i' "$bodies" > "$WORK/$tag-$index.jsonl"
-        one_use_bodies_lua "$WORK/$tag-$index.jsonl" 1 > "$WORK/$tag-$index.lua"
+        counted_bodies_lua "$WORK/$tag-$index.jsonl" > "$WORK/$tag-$index.lua"
         index=$((index + 1))
     done
     index=0
@@ -77,18 +123,23 @@ bench() {
         index=$((index + 1))
     done
     for run in "${runs[@]}"; do wait "$run"; done
-    python3 - "$tag" "$WORK" "$count" "$label" <<'PY'
+    python3 - "$tag" "$WORK" "$count" "$label" <<'PY' | tee -a "$WORK/results"
 import re, sys
 tag, work, count, label = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-rps, p99s, non2xx = 0.0, [], 0
+rate, p99s, not200 = 0.0, [], 0
 for i in range(count):
     text = open(f"{work}/{tag}-{i}.out").read()
-    rps += float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    seconds = re.search(r"requests in ([\d.]+)(us|ms|s|m)", text)
+    elapsed = float(seconds.group(1)) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[seconds.group(2)]
+    counts = re.search(r"COUNTS verified (\d+) not200 (\d+)", text)
+    rate += int(counts.group(1)) / elapsed
+    not200 += int(counts.group(2))
     m = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
     p99s.append(float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)])
-    n = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-    non2xx += int(n.group(1)) if n else 0
-print(f"{label:28s} {rps:8.0f} req/s   p99 {max(p99s):6.2f} ms   non-2xx {non2xx}")
+print(f"{label:28s} {rate:8.0f} verified/s   p99 {max(p99s):6.2f} ms   not-200 {not200}")
+if not200:
+    print(f"FAIL: {not200} answers were not 200", file=sys.stderr)
+    sys.exit(1)
 PY
 }
 
@@ -112,3 +163,15 @@ start b "${STORE[@]}"; PORT_B="$PORT"
 prepare "$PORT_A"
 bench "postgres web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_A" "$PORT_B"
 bench "postgres apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_A" "$PORT_B"
+
+python3 - "$WORK/results" <<'PY'
+import re, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(memory|postgres) (web|apple)\S*\s+(\d+) verified/s\s+p99\s+([\d.]+) ms", line)
+    if m:
+        rows[(m.group(1), m.group(2))] = (float(m.group(3)), float(m.group(4)))
+for flow in ("web", "apple"):
+    memory, postgres = rows[("memory", flow)], rows[("postgres", flow)]
+    print(f"ratio {flow} verified {postgres[0] / memory[0]:.2f} p99 {postgres[1] / memory[1]:.2f}")
+PY

@@ -45,6 +45,8 @@ trap cleanup EXIT
 install -D -m 0755 "$bin_dir/verifierd" "$root/usr/local/bin/verifierd"
 strip --strip-all "$root/usr/local/bin/verifierd"
 stripped=$(stat -c %s "$root/usr/local/bin/verifierd")
+# A guard against the image growing unnoticed (80 MiB on 2026-11-25, 33 MiB of it Foundation's ICU data).
+[ "$stripped" -le $((100 * 1048576)) ] || fail "the stripped binary is $((stripped / 1048576)) MiB, over the 100 MiB guard"
 if ldd "$root/usr/local/bin/verifierd" | grep -q 'libswift\|libFoundation\|lib_Foundation\|libdispatch'; then
     ldd "$root/usr/local/bin/verifierd"; fail "the binary loads a Swift runtime library: not statically linked"
 fi
@@ -87,9 +89,14 @@ case "$answer" in
     '{"verified":true,'*) ;;
     *) cat "$root/tmp/serve.log"; fail "demo request not verified: ${answer:0:300}" ;;
 esac
-health=$(env -i VERIFIERD_SERVER_HOST=127.0.0.1 VERIFIERD_SERVER_PORT="$port" "$chroot_bin" --userspec=10001:10001 "$root" \
-    /usr/local/bin/verifierd health --config /etc/verifierd/verifierd.json --timeout 3) \
-    || fail "HEALTHCHECK command failed: $health"
+# In a namespace of its own with /proc, as a container runtime runs it: the statically linked Swift runtime reads its
+# arguments from /proc/self/cmdline, so without /proc the command would see none.
+health=$(unshare --mount --pid --fork --kill-child sh -c '
+    root=$1; port=$2; chroot_bin=$3
+    mount -t proc proc "$root/proc"
+    exec env -i VERIFIERD_SERVER_HOST=127.0.0.1 VERIFIERD_SERVER_PORT="$port" "$chroot_bin" --userspec=10001:10001 "$root" \
+        /usr/local/bin/verifierd health --config /etc/verifierd/verifierd.json --timeout 3
+' sh "$root" "$port" "$chroot_bin") || fail "HEALTHCHECK command failed: $health"
 [ -f "$root/var/lib/verifierd/trusted-iaca/current" ] || [ -L "$root/var/lib/verifierd/trusted-iaca/current" ] \
     || fail "the trust set was not seeded into /var/lib/verifierd"
 if grep -q '"level":"error"' "$root/tmp/serve.log"; then cat "$root/tmp/serve.log"; fail "error lines in the log"; fi
