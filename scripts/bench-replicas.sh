@@ -9,11 +9,11 @@
 # the run fails if any answer is not 200. Prints verified/s (summed over the replicas) and the worst p99 for each, and
 # ends with one line per flow, exactly `ratio <web|apple> verified <r> p99 <q>` (r: PostgreSQL's verified/s over the
 # memory store's; q: PostgreSQL's p99 over the memory store's). Release build; needs wrk and PostgreSQL.
-# Usage: scripts/bench-replicas.sh [bodies per endpoint, default 6000] [duration, default 3s] [connections per replica, default 8]
+# Usage: scripts/bench-replicas.sh [bodies per endpoint, default 12000] [duration, default 2s] [connections per replica, default 8]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BODIES="${1:-6000}"
-DURATION="${2:-3s}"
+BODIES="${1:-12000}"
+DURATION="${2:-2s}"
 CONNECTIONS="${3:-8}"
 command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 PGBIN="$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1)")"
@@ -58,9 +58,10 @@ start() {
     echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1
 }
 
-# counted_bodies_lua FILE: a wrk script POSTing FILE's lines once each; a thread stops when its lines run out (its
-# last request is a GET /healthz, never a replay). done() prints `COUNTS verified V not200 N`: V answers were 200 with
-# "verified":true, N were not 200.
+# counted_bodies_lua FILE: a wrk script POSTing FILE's lines once each; a thread whose lines run out stops (its last
+# request is a GET /healthz, never a replay) and counts as exhausted. done() prints `COUNTS verified V not200 N
+# exhausted E`: V answers were 200 with "verified":true, N were not 200, E threads ran out of bodies (the run then
+# fails: wrk's rate is over the whole duration, so more bodies are needed).
 counted_bodies_lua() {
     cat <<LUA
 local threads = {}
@@ -73,6 +74,7 @@ function init(args)
     position = 1
     verified = 0
     not200 = 0
+    exhausted = 0
     wrk.method = "POST"
     wrk.headers["Content-Type"] = "application/json"
     wrk.headers["Authorization"] = "Bearer demo-integrator-token-TEST-ONLY"
@@ -80,6 +82,7 @@ end
 function request()
     local body = bodies[position]
     if body == nil then
+        exhausted = 1
         wrk.thread:stop()
         return wrk.format("GET", "/healthz", nil, nil)
     end
@@ -94,12 +97,13 @@ function response(status, headers, body)
     end
 end
 function done(summary, latency, requests)
-    local v, n = 0, 0
+    local v, n, e = 0, 0, 0
     for _, thread in ipairs(threads) do
         v = v + thread:get("verified")
         n = n + thread:get("not200")
+        e = e + thread:get("exhausted")
     end
-    io.write(string.format("COUNTS verified %d not200 %d\\n", v, n))
+    io.write(string.format("COUNTS verified %d not200 %d exhausted %d\\n", v, n, e))
 end
 LUA
 }
@@ -126,19 +130,24 @@ bench() {
     python3 - "$tag" "$WORK" "$count" "$label" <<'PY' | tee -a "$WORK/results"
 import re, sys
 tag, work, count, label = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-rate, p99s, not200 = 0.0, [], 0
+rate, p99s, not200, exhausted = 0.0, [], 0, 0
 for i in range(count):
     text = open(f"{work}/{tag}-{i}.out").read()
     seconds = re.search(r"requests in ([\d.]+)(us|ms|s|m)", text)
     elapsed = float(seconds.group(1)) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[seconds.group(2)]
-    counts = re.search(r"COUNTS verified (\d+) not200 (\d+)", text)
+    counts = re.search(r"COUNTS verified (\d+) not200 (\d+) exhausted (\d+)", text)
     rate += int(counts.group(1)) / elapsed
     not200 += int(counts.group(2))
+    exhausted += int(counts.group(3))
     m = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
     p99s.append(float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)])
 print(f"{label:28s} {rate:8.0f} verified/s   p99 {max(p99s):6.2f} ms   not-200 {not200}")
 if not200:
     print(f"FAIL: {not200} answers were not 200", file=sys.stderr)
+    sys.exit(1)
+if exhausted:
+    print(f"FAIL: {exhausted} wrk threads ran out of bodies before the run ended: pass more bodies or a shorter duration",
+          file=sys.stderr)
     sys.exit(1)
 PY
 }
