@@ -39,8 +39,36 @@ mkdir -p "$WORK/pg"
 PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 as_postgres "$PGBIN/initdb" -D "$WORK/pg/data" -A trust -U verifierd --no-sync -E UTF8 >/dev/null
 as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w \
-    -o "-p $PGPORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    -o "-p $PGPORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200 \
+        -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c track_wal_io_timing=on" \
+    start >/dev/null
 "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U verifierd bench
+psql_bench() { "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U verifierd -d bench -X -q "$@"; }
+psql_bench -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+POSTMASTER="$(head -1 "$WORK/pg/data/postmaster.pid")"
+
+# cpu_ticks PID...: user+system clock ticks of the processes, and of PostgreSQL's postmaster and its children.
+cpu_ticks() {
+    python3 - "$POSTMASTER" "$@" <<'PY'
+import os, sys
+postmaster, pids = sys.argv[1], sys.argv[2:]
+def fields(pid):
+    text = open(f"/proc/{pid}/stat").read()
+    return text[text.rindex(")") + 2:].split()
+def ticks(pid):
+    f = fields(pid)
+    return int(f[11]) + int(f[12])
+service = sum(ticks(p) for p in pids)
+database = ticks(postmaster)
+for entry in os.listdir("/proc"):
+    if entry.isdigit():
+        try:
+            if fields(entry)[1] == postmaster: database += ticks(entry)
+        except (OSError, IndexError):
+            pass
+print(service, database)
+PY
+}
 openssl rand -base64 32 > "$WORK/session.key"
 
 # start NAME [ENV=VALUE...]: one replica on the demo configuration with issued nonces required; sets PORT.
@@ -119,7 +147,8 @@ bench() {
         index=$((index + 1))
     done
     index=0
-    local runs=()
+    local runs=() before after
+    before="$(cpu_ticks "${BENCH_PIDS[@]}")"
     for port in "${ports[@]}"; do
         wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/$tag-$index.lua" "http://127.0.0.1:$port$path" \
             > "$WORK/$tag-$index.out" &
@@ -127,9 +156,12 @@ bench() {
         index=$((index + 1))
     done
     for run in "${runs[@]}"; do wait "$run"; done
-    python3 - "$tag" "$WORK" "$count" "$label" <<'PY' | tee -a "$WORK/results"
+    after="$(cpu_ticks "${BENCH_PIDS[@]}")"
+    python3 - "$tag" "$WORK" "$count" "$label" "$before" "$after" "$(getconf CLK_TCK)" <<'PY' | tee -a "$WORK/results"
 import re, sys
 tag, work, count, label = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+before, after, hz = [int(x) for x in sys.argv[5].split()], [int(x) for x in sys.argv[6].split()], int(sys.argv[7])
+verified_total = 0
 rate, p99s, not200, exhausted = 0.0, [], 0, 0
 for i in range(count):
     text = open(f"{work}/{tag}-{i}.out").read()
@@ -137,11 +169,14 @@ for i in range(count):
     elapsed = float(seconds.group(1)) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[seconds.group(2)]
     counts = re.search(r"COUNTS verified (\d+) not200 (\d+) exhausted (\d+)", text)
     rate += int(counts.group(1)) / elapsed
+    verified_total += int(counts.group(1))
     not200 += int(counts.group(2))
     exhausted += int(counts.group(3))
     m = re.search(r"99%\s+([\d.]+)(us|ms|s)", text)
     p99s.append(float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)])
-print(f"{label:28s} {rate:8.0f} verified/s   p99 {max(p99s):6.2f} ms   not-200 {not200}")
+cpu = lambda i: (after[i] - before[i]) / hz * 1e6 / max(1, verified_total)
+print(f"{label:28s} {rate:8.0f} verified/s   p99 {max(p99s):6.2f} ms   not-200 {not200}   "
+      f"CPU per verified: verifierd {cpu(0):.0f} us, PostgreSQL {cpu(1):.0f} us")
 if not200:
     print(f"FAIL: {not200} answers were not 200", file=sys.stderr)
     sys.exit(1)
@@ -159,7 +194,7 @@ prepare() {  # PORT: web bodies and Apple bodies (issued nonces) made on that re
 }
 
 echo "== memory store, one replica =="
-start memory; PORT_M="$PORT"
+start memory; PORT_M="$PORT"; BENCH_PIDS=("${PIDS[-1]}")
 prepare "$PORT_M"
 bench "memory web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_M"
 bench "memory apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_M"
@@ -168,10 +203,27 @@ echo "== PostgreSQL store, two replicas =="
 STORE=(VERIFIERD_STORE_KIND=postgres "VERIFIERD_STORE_URL=postgres://verifierd@127.0.0.1:$PGPORT/bench"
        "VERIFIERD_STORE_SESSION_KEY_FILE=$WORK/session.key")
 start a "${STORE[@]}"; PORT_A="$PORT"
-start b "${STORE[@]}"; PORT_B="$PORT"
+start b "${STORE[@]}"; PORT_B="$PORT"; BENCH_PIDS=("${PIDS[-2]}" "${PIDS[-1]}")
 prepare "$PORT_A"
+psql_bench -c "SELECT pg_stat_statements_reset()" -c "SELECT pg_stat_reset_shared('wal')" >/dev/null
+# BENCH_PERF=1: a CPU profile of replica A during the web run (perf record, software clock), its top symbols printed.
+if [ "${BENCH_PERF:-0}" = 1 ]; then
+    perf record -e cpu-clock -F 1999 -g -o "$WORK/perf.data" -p "${PIDS[-2]}" >/dev/null 2>&1 & PERF_PID=$!
+fi
 bench "postgres web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_A" "$PORT_B"
+if [ "${BENCH_PERF:-0}" = 1 ]; then
+    kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true
+    perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -15
+    perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
+fi
 bench "postgres apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_A" "$PORT_B"
+
+echo "== PostgreSQL profile of the two verify runs (pg_stat_statements, pg_stat_wal) =="
+psql_bench -c "SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+                      rows, regexp_replace(left(query, 90), '\s+', ' ', 'g') AS statement
+               FROM pg_stat_statements WHERE calls > 10 ORDER BY total_exec_time DESC LIMIT 6" \
+           -c "SELECT wal_records, wal_sync, round(wal_sync_time::numeric, 1) AS wal_sync_ms,
+                      round(wal_write_time::numeric, 1) AS wal_write_ms FROM pg_stat_wal"
 
 python3 - "$WORK/results" <<'PY'
 import re, sys

@@ -6,7 +6,8 @@ import SessionStore
 /// The ``SessionStore`` that replicas share: a session created on one is taken on any, exactly once.
 ///
 /// - ``take(id:kind:owner:now:)`` is one `UPDATE ... RETURNING` that clears the sealed payload and stamps `taken_ms` in
-///   the same statement, under the row lock; of any number of concurrent takes, one gets the payload.
+///   the same statement, under the row lock; of any number of concurrent takes, one gets the payload. It is a prepared
+///   statement (``TakeSessionStatement``): one round trip, planned once per connection.
 /// - The payload (reader and recipient private keys) is sealed with AES-256-GCM (``SessionSealingKey``) before it
 ///   is written; the table never holds it in plain text, and a taken or expired row keeps no payload at all.
 /// - A taken or expired row stays as a tombstone until `tombstoneSeconds` after its expiry, so "used" and
@@ -90,16 +91,10 @@ public final class PostgresSessionStore: SessionStore {
         let found: (taken: Bool, row: Row)?
         do {
             found = try await database.perform("take session") { client -> (taken: Bool, row: Row)? in
-                let taken = try await client.query("""
-                    WITH old AS (
-                        SELECT id, sealed FROM verifierd_sessions
-                        WHERE id = \(id) AND kind = \(kind) AND (\(anyOwner) OR owner = \(ownerName))
-                          AND taken_ms IS NULL FOR UPDATE)
-                    UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = \(nowMs)
-                    FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
-                    RETURNING s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner
-                    """, logger: logger)
-                for try await row in taken.decode((Int64, Int64, ByteBuffer?, Int64?, String).self) {
+                let taken = try await client.execute(
+                    TakeSessionStatement(id: id, kind: kind, anyOwner: anyOwner, owner: ownerName, nowMilliseconds: nowMs),
+                    logger: logger)
+                for try await row in taken {
                     return (true, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3, row.4))
                 }
                 let known = try await client.query("""
