@@ -29,6 +29,13 @@ PIDS=()
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
     for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+    # A replica that wrote to standard error (a crash report from the Swift runtime's backtracer among others) keeps
+    # its logs: they are copied out of the temporary folder before it is removed.
+    if compgen -G "$WORK/*.err" >/dev/null && [ -n "$(cat "$WORK"/*.err 2>/dev/null)" ]; then
+        local kept; kept="/tmp/bench-replicas-logs-$(date +%s)"
+        mkdir -p "$kept" && cp "$WORK"/*.log "$WORK"/*.err "$kept"/ 2>/dev/null || true
+        echo "a replica wrote to standard error; its logs are kept in $kept" >&2
+    fi
     as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
@@ -76,7 +83,7 @@ start() {
     local name="$1"; shift
     env VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true \
         VERIFIERD_TRUST_IACA_DIRECTORY="$WORK/trust-$name" VERIFIERD_WEB_SESSION_TTL_SECONDS=3600 \
-        VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" &
+        VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" 2> "$WORK/$name.err" &
     PIDS+=($!)
     for _ in $(seq 1 100); do
         PORT="$(grep -o '"port":"\?[0-9]*' "$WORK/$name.log" | head -1 | grep -o '[0-9]\+' || true)"
