@@ -10,6 +10,7 @@
 # ends with one line per flow, exactly `ratio <web|apple> verified <r> p99 <q>` (r: PostgreSQL's verified/s over the
 # memory store's; q: PostgreSQL's p99 over the memory store's). Release build; needs wrk and PostgreSQL.
 # Usage: scripts/bench-replicas.sh [bodies per endpoint, default 12000] [duration, default 2s] [connections per replica, default 8]
+# (BENCH_POOL_SIZE: store.poolSize of each replica; unset, the service's default, one per core.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BODIES="${1:-12000}"
@@ -209,6 +210,7 @@ bench "memory apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_M"
 echo "== PostgreSQL store, two replicas =="
 STORE=(VERIFIERD_STORE_KIND=postgres "VERIFIERD_STORE_URL=postgres://verifierd@127.0.0.1:$PGPORT/bench"
        "VERIFIERD_STORE_SESSION_KEY_FILE=$WORK/session.key")
+[ -n "${BENCH_POOL_SIZE:-}" ] && STORE+=("VERIFIERD_STORE_POOL_SIZE=$BENCH_POOL_SIZE")
 start a "${STORE[@]}"; PORT_A="$PORT"
 start b "${STORE[@]}"; PORT_B="$PORT"; BENCH_PIDS=("${PIDS[-2]}" "${PIDS[-1]}")
 prepare "$PORT_A"

@@ -621,7 +621,7 @@ public enum ConfigurationLoader {
                     url: try requiredString("store", "url"),
                     passwordFile: try string("store", "passwordFile").map(path),
                     sessionKeyFile: path(try requiredString("store", "sessionKeyFile")))
-                postgres.poolSize = try int("store", "poolSize", default: 8, range: 1...256)
+                postgres.poolSize = try int("store", "poolSize", default: ServiceConfiguration.Postgres.defaultPoolSize, range: 1...256)
                 postgres.operationTimeoutMs = try int("store", "operationTimeoutMs", default: 2000, range: 100...60_000)
                 if let mode = try string("store.tls", "mode") {
                     guard ["disable", "prefer", "require"].contains(mode) else {
