@@ -155,13 +155,16 @@ final class HTTPConnection: @unchecked Sendable {
         }
         timer?.cancel()
         timer = nil
+        // A suspended source is resumed before it is cancelled, never after: cancelling a suspended source and then
+        // resuming it made libdispatch re-register it while it was being torn down, a crash under connections reset
+        // while their request was handled (scripts/reset-storm.py).
         if let w = writeSource {
-            w.cancel()
             if writeSuspended { w.resume(); writeSuspended = false }
+            w.cancel()
         }
         if let r = readSource {
-            r.cancel()
             if readSuspended { r.resume(); readSuspended = false }
+            r.cancel()
         }
         outbound = []
     }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Regression check for the crash under connection resets (see scripts/reset-storm.py): the release service on the demo
+# configuration with issued nonces takes SECONDS (default 60) of 24 threads opening connections, half of them reset
+# mid-request, and must still be running, answer /healthz with 200, and within 20 s hold at most 64 descriptors more
+# than before (libdispatch's own, made on first use, and a few connections the storm leaves half-open: a known residue
+# of 5-9 sockets after a 15 s storm, with or without the fix, not yet explained).
+# usage: scripts/reset-storm-check.sh [BIN] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="${1:-.build/release/verifierd}"
+SECONDS_TO_RUN="${2:-60}"
+WORK="$(mktemp -d)"
+VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true \
+    VERIFIERD_TRUST_IACA_DIRECTORY="$WORK/trust" VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 \
+    "$BIN" serve --config config/verifierd.json > "$WORK/out.log" 2> "$WORK/err.log" &
+PID=$!
+trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+PORT=""
+for _ in $(seq 1 100); do
+    PORT="$(grep -o '"port":[0-9]*' "$WORK/out.log" | head -1 | grep -o '[0-9]*$' || true)"
+    [ -n "$PORT" ] && break
+    sleep 0.1
+done
+[ -n "$PORT" ] || { cat "$WORK/out.log" "$WORK/err.log"; echo "reset-storm-check: FAIL: no start"; exit 1; }
+before=$(ls /proc/$PID/fd | wc -l)
+python3 scripts/reset-storm.py "$PORT" "$SECONDS_TO_RUN"
+if ! kill -0 "$PID" 2>/dev/null; then
+    head -80 "$WORK/err.log"; echo "reset-storm-check: FAIL: the service died"; exit 1
+fi
+# Connections the storm left half-open close on their read timeouts: wait up to 20 s for the count to come back.
+after=$(ls /proc/$PID/fd | wc -l)
+waited=0
+while [ "$after" -gt $((before + 64)) ] && [ "$waited" -lt 20 ]; do
+    sleep 1; waited=$((waited + 1)); after=$(ls /proc/$PID/fd | wc -l)
+done
+status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")
+[ "$status" = 200 ] || { echo "reset-storm-check: FAIL: /healthz answered $status"; exit 1; }
+[ "$after" -le $((before + 64)) ] || { echo "reset-storm-check: FAIL: $before descriptors before, $after after"; exit 1; }
+echo "reset-storm-check: OK: alive after ${SECONDS_TO_RUN} s, /healthz 200, descriptors $before -> $after (back after $waited s)"
