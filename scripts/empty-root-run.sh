@@ -36,7 +36,8 @@ root=$(mktemp -d /tmp/verifierd-root.XXXXXX)
 chmod 0755 "$root"
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    # unshare --fork ignores SIGTERM while it waits for its child; SIGKILL ends it, and --kill-child the service.
+    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
     if [ "$keep" = 1 ]; then echo "empty-root-run: root kept at $root"; else rm -rf "$root"; fi
 }
 trap cleanup EXIT
