@@ -128,6 +128,18 @@ class Session:
             time.sleep(0.2)
 
 
+def stop_driver(driver: subprocess.Popen) -> None:
+    """Ends chromedriver and what it started (its process group): SIGTERM, then SIGKILL after 10 s."""
+    try:
+        os.killpg(driver.pid, signal.SIGTERM)
+        driver.wait(timeout=10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(driver.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -333,14 +345,7 @@ def main() -> int:
         print(json.dumps({"step": "driver", "ok": False, "error": str(error)}), flush=True)
     finally:
         session.quit()
-        try:
-            os.killpg(driver.pid, signal.SIGTERM)
-            driver.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(driver.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        stop_driver(driver)
     return 0 if results and all(results) else 1
 
 

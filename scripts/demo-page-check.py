@@ -37,7 +37,6 @@ import base64
 import importlib.util
 import json
 import os
-import signal
 import struct
 import subprocess
 import sys
@@ -354,14 +353,7 @@ def main() -> int:
         print(json.dumps({"step": "driver", "ok": False, "error": str(error)}), flush=True)
     finally:
         session.quit()
-        try:
-            os.killpg(driver.pid, signal.SIGTERM)
-            driver.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(driver.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        cc.stop_driver(driver)
     return 0 if results and all(results) else 1
 
 

@@ -74,10 +74,16 @@ extension VerifierService {
         }
     }
 
-    /// What an operator must hear at start-up: no trusted IACA (every verification fails), or TEST-ONLY material in
-    /// use (key files from the repository's test vectors, tokens marked TEST-ONLY).
+    /// What an operator must hear at start-up: no trusted IACA (every verification fails), TEST-ONLY material in
+    /// use (key files from the repository's test vectors, tokens marked TEST-ONLY), test hooks or the demo page on.
     public func startupWarnings() -> [String] {
         var warnings: [String] = []
+        if configuration.verification.allowVerificationTimeOverride {
+            warnings.append("verification.allowVerificationTimeOverride is on: callers may choose the verification time; never in production")
+        }
+        if configuration.proximity?.allowInjectedReaderKey == true {
+            warnings.append("proximity.allowInjectedReaderKey is on: callers may choose the reader key; never in production")
+        }
         if trustStore.snapshot.anchors.isEmpty {
             warnings.append("no trusted IACA is loaded: every verification fails until one is added")
         }

@@ -53,12 +53,6 @@ struct Serve: AsyncParsableCommand {
         let logger = configuration.logging.applied(to: ServiceLoading.logger())
         let service = await ServiceLoading.service(configuration, logger: logger)
         for warning in service.startupWarnings() { logger.warning("\(warning)") }
-        if configuration.verification.allowVerificationTimeOverride {
-            logger.warning("verification.allowVerificationTimeOverride is on: callers may choose the verification time; never in production")
-        }
-        if configuration.proximity?.allowInjectedReaderKey == true {
-            logger.warning("proximity.allowInjectedReaderKey is on: callers may choose the reader key; never in production")
-        }
         if let step = TrustWriteStep.armedCrash {
             logger.warning("\(TrustWriteStep.crashHookEnvironmentName)=\(step.rawValue) is set: the process kills itself in that step of its next trust write; test only")
         }

@@ -19,14 +19,20 @@ enum RawHTTPClient {
         return send(port: port, Array(head.utf8) + json)
     }
 
-    static func send(port: Int, _ bytes: [UInt8]) -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
+    /// 127.0.0.1:`port` as a socket address.
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    static func send(port: Int, _ bytes: [UInt8]) -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

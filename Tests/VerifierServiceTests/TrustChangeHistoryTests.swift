@@ -40,16 +40,22 @@ struct TrustChangeHistoryTests {
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int ?? -1
     }
 
-    @Test func theHistorySurvivesARestartAndShowsTheCLIsChange() async throws {
+    /// A fresh folder: a trust directory with one IACA and a configuration with an admin token.
+    static func fixture() throws -> (folder: URL, trust: URL, config: URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-history-\(UUID().uuidString.prefix(8))")
         let trust = folder.appendingPathComponent("trust")
         try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: Self.pki.appendingPathComponent("iaca-p256.pem"),
+        try FileManager.default.copyItem(at: pki.appendingPathComponent("iaca-p256.pem"),
                                          to: trust.appendingPathComponent("iaca-p256.pem"))
         let config = folder.appendingPathComponent("verifierd.json")
-        try Data(#"{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "trust", "pollSeconds": 0}, "admin": {"token": "\#(Self.adminToken)"}}"#.utf8)
+        try Data(#"{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "trust", "pollSeconds": 0}, "admin": {"token": "\#(adminToken)"}}"#.utf8)
             .write(to: config)
+        return (folder, trust, config)
+    }
+
+    @Test func theHistorySurvivesARestartAndShowsTheCLIsChange() async throws {
+        let (folder, _, config) = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         // First life: one change through the admin API.
         var first: Int
@@ -83,15 +89,8 @@ struct TrustChangeHistoryTests {
 
     /// A log line that does not decode (a torn write, an edit by hand) is skipped, the rest still read.
     @Test func anUnreadableLineIsSkipped() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-history-\(UUID().uuidString.prefix(8))")
-        let trust = folder.appendingPathComponent("trust")
-        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        let (folder, trust, config) = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: Self.pki.appendingPathComponent("iaca-p256.pem"),
-                                         to: trust.appendingPathComponent("iaca-p256.pem"))
-        let config = folder.appendingPathComponent("verifierd.json")
-        try Data(#"{"server": {"host": "127.0.0.1", "port": 0}, "trust": {"iacaDirectory": "trust", "pollSeconds": 0}, "admin": {"token": "\#(Self.adminToken)"}}"#.utf8)
-            .write(to: config)
         let log = trust.appendingPathComponent(".changes.jsonl")
         try Data("{\"not\": \"a change\"}\n{broken\n".utf8).write(to: log)
         let serve = try ServeProcess(config: config)

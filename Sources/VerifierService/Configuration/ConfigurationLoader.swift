@@ -129,20 +129,12 @@ public enum ConfigurationLoader {
 
     public static func load(file: URL, environment: [String: String]) throws(ConfigurationError) -> ServiceConfiguration {
         let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            // Name the fix, not Foundation's error: no such file (the default path is relative to the working
-            // directory), or permission denied.
-            let reason: String
-            switch (error as NSError).code {
-            case NSFileReadNoSuchFileError:
-                reason = "no such file (the default config/verifierd.json is relative to the working directory: run from the "
-                    + "repository root or pass --config PATH)"
-            case NSFileReadNoPermissionError: reason = "permission denied"
-            default: reason = error.localizedDescription
-            }
-            throw ConfigurationError(key: "(file)", "cannot read \(file.path): \(reason)")
+        do throws(ConfigurationError) {
+            data = try ConfiguredFile.bytes(file, key: "(file)")
+        } catch where error.reason.hasSuffix(": no such file") {
+            // The default path is relative to the working directory: name the fix.
+            throw ConfigurationError(key: error.key, error.reason + " (the default config/verifierd.json is relative to the "
+                                     + "working directory: run from the repository root or pass --config PATH)")
         }
         // A name twice in one object (Foundation would keep one of the two; other tools may read the other).
         let bytes = Array(data)

@@ -143,13 +143,13 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
     /// One Apple envelope opened by the merchant key with this pkRHash (hex). Label values are the configured keys'
     /// hashes only: an envelope naming any other key is never opened.
     func appleEnvelopeOpened(pkRHash: [UInt8]) {
         counter(.appleEnvelopesOpened, [("pkRHash", pkRHash.hexString)]).increment()
     }
 
+    /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
     func vicalRefresh(source: String, outcome: String) {
         counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()
     }

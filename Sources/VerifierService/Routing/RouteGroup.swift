@@ -53,11 +53,17 @@ extension RouteGroup where Caller == Integrator {
     /// no one (`-`).
     static func integrators(_ authentication: IntegratorAuthentication, metrics: ServiceMetrics) -> RouteGroup<Integrator> {
         RouteGroup(admit: { request throws(ServiceProblem) in try authentication.authenticate(request) },
-                   settle: { response, integrator in
-                       let name = integrator?.name ?? "-"
-                       response.logAnnotations["integrator"] = name
-                       metrics.integratorRequest(integrator: name, status: response.head.status.code)
-                   })
+                   settle: settlingAsIntegrator(metrics: metrics))
+    }
+
+    /// What every integrator route records once answered: the integrator's name (`-` when none was admitted) in the
+    /// access log and `verifierd_integrator_requests_total`.
+    static func settlingAsIntegrator(metrics: ServiceMetrics) -> @Sendable (inout HTTPServerResponse, Integrator?) -> Void {
+        { response, integrator in
+            let name = integrator?.name ?? "-"
+            response.logAnnotations["integrator"] = name
+            metrics.integratorRequest(integrator: name, status: response.head.status.code)
+        }
     }
 }
 
