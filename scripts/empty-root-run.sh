@@ -36,8 +36,15 @@ root=$(mktemp -d /tmp/verifierd-root.XXXXXX)
 chmod 0755 "$root"
 server_pid=""
 cleanup() {
-    # unshare --fork ignores SIGTERM while it waits for its child; SIGKILL ends it, and --kill-child the service.
-    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    # The service is PID 1 of its own namespace, a child of unshare: killing it ends the namespace, and then unshare
+    # (which ignores SIGTERM while it waits). --kill-child alone is not enough: chroot --userspec changes the uid,
+    # and that clears the parent-death signal. `|| true` throughout: set -e applies inside this trap, and the killed
+    # child's 137 from wait would otherwise become the script's exit status.
+    if [ -n "$server_pid" ]; then
+        for child in $(cat "/proc/$server_pid/task/$server_pid/children" 2>/dev/null); do kill -KILL "$child" 2>/dev/null || true; done
+        kill -KILL "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
     if [ "$keep" = 1 ]; then echo "empty-root-run: root kept at $root"; else rm -rf "$root"; fi
 }
 trap cleanup EXIT
