@@ -172,10 +172,10 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
-        // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), and the
-        // versioned trust set with change notifications. No HTTP.
+        // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), the
+        // versioned trust set with change notifications, and the status lists replicas share. No HTTP of its own.
         .target(name: "PostgresStore", dependencies: [
-            "SessionStore", "TrustStore", "Encodings",
+            "SessionStore", "TrustStore", "Encodings", "StatusList",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -238,8 +238,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [
-            "PostgresStore", "SessionStore", "TrustStore", "TestSupport",
+            "PostgresStore", "SessionStore", "TrustStore", "TestSupport", "StatusList", "MDoc", "OutboundFetch",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "WebPresentmentTests", dependencies: [
             "WebPresentment", "MDoc", "CBOR", "COSE", "TrustStore", "SessionStore", "Encodings", "TestSupport",

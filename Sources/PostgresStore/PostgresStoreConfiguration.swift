@@ -25,10 +25,12 @@ public struct PostgresStoreConfiguration: Sendable {
     public var sessionKey: SessionSealingKey
     /// How long one store operation may take before it fails as unavailable.
     public var operationTimeout: Duration
+    /// How often the database is probed while it is unreachable (operations fail at once meanwhile).
+    public var probeInterval: Duration
 
     public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String? = nil,
                 poolSize: Int = 8, tlsMode: TLSMode = .disable, tlsCAFile: URL? = nil, sessionKey: SessionSealingKey,
-                operationTimeout: Duration = .seconds(2)) {
+                operationTimeout: Duration = .seconds(2), probeInterval: Duration = .milliseconds(500)) {
         self.host = host
         self.port = port
         self.username = username
@@ -39,6 +41,7 @@ public struct PostgresStoreConfiguration: Sendable {
         self.tlsCAFile = tlsCAFile
         self.sessionKey = sessionKey
         self.operationTimeout = operationTimeout
+        self.probeInterval = probeInterval
     }
 
     /// The parts of `postgres://user[:password]@host[:port][/database]` (also `postgresql://`). Percent-escapes in

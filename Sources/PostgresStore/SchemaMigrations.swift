@@ -51,6 +51,20 @@ public enum SchemaMigrations {
             WHERE sealed IS NOT NULL
             """,
         ]),
+        Migration(version: 3, name: "shared status lists", statements: [
+            """
+            CREATE TABLE verifierd_status_lists (
+                uri text PRIMARY KEY,
+                body bytea,
+                fetched_ms bigint,
+                failed_ms bigint,
+                failure text,
+                claimed_until_ms bigint,
+                touched_ms bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX verifierd_status_lists_touched ON verifierd_status_lists (touched_ms)",
+        ]),
     ]
 
     /// The newest schema version this binary knows.

@@ -6,6 +6,7 @@ import Logging
 import MDoc
 import OpenID4VP
 import OutboundFetch
+import PostgresStore
 import ServerTLS
 import SessionStore
 import StatusList
@@ -77,16 +78,6 @@ public final class VerifierService: Sendable {
             timeout: TimeInterval(status.fetchTimeoutSeconds), maximumBytes: status.maxListBytes,
             allowedSchemes: Set(status.allowedSchemes)), fetcher: outbound, connectTimeout: configuration.outbound.connectTimeoutSeconds,
             idleTimeout: configuration.outbound.idleTimeoutSeconds)
-        statusResolver = StatusResolver(cache: StatusListCache(
-            fetcher: fetcher, verifier: StatusListTokenVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
-            cacheSeconds: TimeInterval(status.cacheSeconds),
-            staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
-            onEvent: { [logger, metrics] event in
-                metrics.statusList(event)
-                if case .fetched(let host, let outcome) = event {
-                    logger.info("status list fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
-                }
-            }))
         if store == nil, case .postgres = configuration.store {
             throw ConfigurationError(key: "store.kind", "the PostgreSQL store is opened with VerifierService.open")
         }
@@ -98,6 +89,19 @@ public final class VerifierService: Sendable {
         }
         self.store = opened
         let store = opened
+        statusResolver = StatusResolver(cache: StatusListCache(
+            fetcher: fetcher, verifier: StatusListTokenVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
+            cacheSeconds: TimeInterval(status.cacheSeconds),
+            staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
+            // Replicas on PostgreSQL share their fetches: one fetch per list and refresh, verified by each.
+            shared: store.database.map { PostgresStatusLists(database: $0, maximumBytes: status.maxListBytes) },
+            claimSeconds: TimeInterval(status.fetchTimeoutSeconds + 5),
+            onEvent: { [logger, metrics] event in
+                metrics.statusList(event)
+                if case .fetched(let host, let outcome) = event {
+                    logger.info("status list fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
+                }
+            }))
         trustStore = store.trust
         let vicalSigners = material.vicalSigners
         let vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))

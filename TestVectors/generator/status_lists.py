@@ -406,5 +406,27 @@ evaluator before writing the manifest.
 """
 
 
+def fresh_list(name: str, out: str) -> int:
+    """Writes list `name` as `main` makes it, but dated now (iat a minute ago, exp a day ahead), to `out`: for tests
+    of a running service, which judges status lists at its own clock, not at a request's verification time. Nothing
+    is written into TestVectors."""
+    import datetime
+    statuses = {"bits1": (1, {0: 0, 1: 1})}
+    if name not in statuses:
+        print(f"no fresh form of list {name}", file=sys.stderr)
+        return 2
+    pki = g.build_pki()
+    good = signer("status-signer", pki.entries["iaca-p256"])
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    bits, values = statuses[name]
+    claims = status_claims(name, bits, values, iat=now - datetime.timedelta(minutes=1), exp=now + datetime.timedelta(days=1))
+    Path(out).write_bytes(token(claims, good.key, g.cert_der(good.cert)))
+    return 0
+
+
 if __name__ == "__main__":
+    # status_lists.py                      the committed vectors, into TestVectors/status
+    # status_lists.py --fresh NAME FILE    one list dated now, into FILE
+    if len(sys.argv) == 4 and sys.argv[1] == "--fresh":
+        sys.exit(fresh_list(sys.argv[2], sys.argv[3]))
     sys.exit(main())

@@ -19,11 +19,13 @@ struct TestDatabase {
         return TestDatabase(cluster: cluster, url: url, database: database)
     }
 
-    static func open(_ url: String, key: [UInt8] = key, timeout: Duration = .seconds(5), poolSize: Int = 8) throws -> PostgresDatabase {
+    static func open(_ url: String, key: [UInt8] = key, timeout: Duration = .seconds(5), poolSize: Int = 8,
+                     probeInterval: Duration = .milliseconds(500)) throws -> PostgresDatabase {
         let location = try PostgresStoreConfiguration.parse(url: url)
         return try PostgresDatabase(configuration: PostgresStoreConfiguration(
             host: location.host, port: location.port, username: location.username, database: location.database,
-            poolSize: poolSize, sessionKey: try SessionSealingKey(bytes: key), operationTimeout: timeout),
+            poolSize: poolSize, sessionKey: try SessionSealingKey(bytes: key), operationTimeout: timeout,
+            probeInterval: probeInterval),
             logger: Logger(label: "test"))
     }
 

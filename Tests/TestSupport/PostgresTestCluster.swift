@@ -52,15 +52,25 @@ public final class PostgresTestCluster: @unchecked Sendable {
         let description: String
     }
 
-    /// Creates and starts a new server.
-    public init() throws {
+    /// Server settings (`-c name=value`) beyond the defaults, given to every start.
+    let settings: [String]
+
+    /// Creates and starts a new server. `files` are written into its folder first (names relative to it, private
+    /// to the server's user: a TLS key and certificate), and `settings` are passed as `-c` options (`ssl=on`, ...).
+    public init(settings: [String] = [], files: [String: [UInt8]] = [:]) throws {
         guard let binaries = Self.binaryFolder else {
             throw SetupError(description: "no PostgreSQL binaries (initdb, pg_ctl) on the PATH or in /usr/lib/postgresql; "
                              + "install Debian's postgresql package")
         }
         self.binaries = binaries
+        self.settings = settings
         folder = Self.parentFolder().appendingPathComponent("verifierd-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, bytes) in files {
+            let file = folder.appendingPathComponent(name)
+            try Data(bytes).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
         if geteuid() == 0 {
             _ = try Self.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "postgres:postgres", folder.path], asPostgres: false)
         }
@@ -75,7 +85,8 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// Starts (or restarts) the server on the same port and data folder, and waits until it accepts connections.
     public func start() throws {
         let data = folder.appendingPathComponent("data").path
-        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        let options = (["-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"]
+                       + settings.map { "-c \($0)" }).joined(separator: " ")
         try Self.check(try Self.run(binaries.appendingPathComponent("pg_ctl"),
                                     ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path,
                                      "-w", "-t", "30", "start"]), "pg_ctl start")
@@ -86,6 +97,31 @@ public final class PostgresTestCluster: @unchecked Sendable {
         let data = folder.appendingPathComponent("data").path
         try Self.check(try Self.run(binaries.appendingPathComponent("pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]),
                        "pg_ctl stop")
+    }
+
+    /// Stops the server and every process it started with SIGSTOP, so that connections stay open and nothing
+    /// answers (a hung host or a network partition, not a refused connection); ``thaw()`` lets them go on.
+    public func freeze() throws { try signalServerProcesses(SIGSTOP) }
+
+    /// Undoes ``freeze()``.
+    public func thaw() throws { try signalServerProcesses(SIGCONT) }
+
+    private func signalServerProcesses(_ signal: Int32) throws {
+        let pidFile = folder.appendingPathComponent("data/postmaster.pid")
+        guard let first = try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n").first,
+              let postmaster = Int32(first) else {
+            throw SetupError(description: "no postmaster.pid in \(folder.path)")
+        }
+        var targets: [Int32] = [postmaster]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "pid (name) ": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == postmaster { targets.append(pid) }
+        }
+        for pid in targets { _ = Glibc.kill(pid, signal) }
     }
 
     /// A new empty database; returns its `postgres://` URL.
@@ -111,6 +147,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     }
 
     public func stopAndDelete() {
+        try? thaw()
         _ = try? kill()
         try? FileManager.default.removeItem(at: folder)
     }

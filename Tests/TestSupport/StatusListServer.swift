@@ -17,13 +17,15 @@ public final class StatusListServer: Sendable {
         let byName = Mutex<[String: Int]>([:])
     }
 
-    /// Starts the server. `slowSeconds` is how long `/lists/slow` waits; `/lists/oversized` sends `oversizedBytes`.
-    public init(slowSeconds: Double = 3, oversizedBytes: Int = 2 << 20) throws {
+    /// Starts the server. `slowSeconds` is how long `/lists/slow` waits; `/lists/oversized` sends `oversizedBytes`;
+    /// `replacing` serves other bytes under a list's name (a list minted now, for a service on the real clock).
+    public init(slowSeconds: Double = 3, oversizedBytes: Int = 2 << 20, replacing: [String: [UInt8]] = [:]) throws {
         var lists: [String: [UInt8]] = [:]
         let listFolder = Self.folder.appendingPathComponent("lists")
         for name in try FileManager.default.contentsOfDirectory(atPath: listFolder.path) where name.hasSuffix(".cwt.hex") {
             lists[String(name.dropLast(".cwt.hex".count))] = try Fixtures.hexFile(listFolder.appendingPathComponent(name))
         }
+        lists.merge(replacing) { _, replacement in replacement }
         let counts = self.counts
         let served = lists
         var router = Router()

@@ -67,6 +67,13 @@ final class ReplicaTests: @unchecked Sendable {
         root["readerAuth"] = readerAuth
         root["admin"] = ["token": adminToken]
         root["store"] = ["kind": "postgres", "url": url, "sessionKeyFile": key.path, "operationTimeoutMs": 1000]
+        // The generated status lists (TestVectors/status) are served on loopback and dated 2030: the status test
+        // sends its verification time.
+        var verification = root["verification"] as? [String: Any] ?? [:]
+        verification["allowVerificationTimeOverride"] = true
+        root["verification"] = verification
+        root["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 2, "maxListBytes": 65_536]
+        root["outbound"] = ["allowedDestinations": ["127.0.0.1:\(StatusListServer.port)"]]
         try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: file)
         return file
     }
@@ -194,6 +201,11 @@ final class ReplicaTests: @unchecked Sendable {
             return (ready.json["store"] as? [String: Any])?["status"] as? String == "unavailable"
         }
         #expect(degraded != nil, "/readyz reports the store")
+        // Found unreachable once, the database is not tried again until a probe reaches it: requests fail at once.
+        let circuit = try await request(1, "GET", "/readyz")
+        #expect((circuit.json["store"] as? [String: Any])?["circuit"] as? String == "open", "\(circuit.json)")
+        let atOnce = try await request(1, "POST", "/v1/web/requests", body: Data(#"{"origin":"https://shop.example"}"#.utf8))
+        #expect(atOnce.status == 503 && (atOnce.json["detail"] as? String)?.contains("not tried") == true, "\(atOnce.json)")
         try await Task.sleep(until: outageStarted + .seconds(5))
         try cluster.start()
 
@@ -202,6 +214,14 @@ final class ReplicaTests: @unchecked Sendable {
             try await request(1, "POST", "/v1/web/requests", body: Data(#"{"origin":"https://shop.example"}"#.utf8)).status == 201
         }
         #expect(recovered != nil, "replica 1 makes sessions again")
+        // Each replica's probe closes its circuit by itself (every 500 ms), without a request having to wait.
+        for replica in [0, 2] {
+            let ready = try await waitUntil(.seconds(10)) {
+                let ready = try await request(replica, "GET", "/readyz")
+                return (ready.json["store"] as? [String: Any])?["circuit"] as? String == "closed"
+            }
+            #expect(ready != nil, "replica \(replica) closed its circuit")
+        }
         let afterOutage = try await request(2, "POST", "/v1/web/verify", body: web[1])
         #expect(afterOutage.status == 200, "the session made before the outage still verifies, once")
         let nonceAfter = try await request(0, "POST", "/v1/apple/verify", body: apple[1])
@@ -216,5 +236,63 @@ final class ReplicaTests: @unchecked Sendable {
         }
         let ready = try await request(0, "GET", "/readyz")
         #expect((ready.json["store"] as? [String: Any])?["status"] as? String == "ok")
+    }
+
+    /// A status list is fetched once for all three replicas (one claims the fetch, the others verify its bytes from
+    /// the database), and a revoked document is refused on every replica. The documents are the generated status
+    /// cases (verified at their verification time); the list is judged at the replicas' clock.
+    @Test func threeReplicasFetchAStatusListOnce() async throws {
+        for replica in replicas { #expect(replica.process.isRunning, "replica did not start: \(replica.startLog)") }
+        // The replicas judge lists at their own clock: bits1 as generated, but dated now.
+        let fresh = folder.appendingPathComponent("bits1.cwt")
+        let minted = try ProcessRunner.run(["python3", "TestVectors/generator/status_lists.py", "--fresh", "bits1", fresh.path])
+        try #require(minted.status == 0, "\(minted.error)")
+        let lists = try StatusListServer(replacing: ["bits1": [UInt8](try Data(contentsOf: fresh))])
+        defer { Task { await lists.stop() } }
+        // The IACA of the generated status cases, added on one replica, in force on all.
+        let pem = try Data(contentsOf: Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem"))
+        let added = try await request(0, "POST", "/v1/admin/iaca", body: pem, contentType: "application/x-pem-file", admin: true)
+        #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+        let version = added.json["version"] as? Int ?? -1
+        for replica in [1, 2] {
+            #expect(try await waitUntil(.seconds(5)) { try await anchorVersion(replica).version == version } != nil)
+        }
+        let manifest = try JSONValue.load(StatusListServer.folder.appendingPathComponent("manifest.json"))
+        let time = try #require(manifest["verificationTime"]?.string)
+        func body(_ name: String) throws -> Data {
+            func file(_ suffix: String) throws -> String {
+                Data(try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent("cases/\(name).\(suffix).hex"))).base64EncodedString()
+            }
+            return try JSONSerialization.data(withJSONObject: [
+                "deviceResponse": try file("deviceresponse"), "sessionTranscript": try file("transcript"), "verificationTime": time,
+            ])
+        }
+        func statusCheck(_ reply: Reply) -> [String: Any]? {
+            ((reply.json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "mso.status" }
+        }
+        // Nine verifications at once, three on each replica.
+        let valid = try body("status-valid")
+        let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+            for index in 0..<9 { group.addTask { try await self.request(index % 3, "POST", "/v1/mdoc/verify", body: valid) } }
+            var all: [Reply] = []
+            for try await reply in group { all.append(reply) }
+            return all
+        }
+        for reply in replies {
+            #expect(reply.status == 200 && statusCheck(reply)?["outcome"] as? String == "passed",
+                    "\(reply.status) \(String(decoding: reply.body, as: UTF8.self).prefix(400))")
+        }
+        #expect(lists.fetches("bits1") == 1, "one fetch of the list for three replicas")
+        // A document revoked on the same list: refused everywhere, still without another fetch.
+        let revokedCase = try #require(manifest["cases"]?.array.first {
+            $0["statusList"]?["uri"]?.string?.hasSuffix("/lists/bits1") == true && $0["expect"]?["outcome"]?.string == "failed"
+        }?["name"]?.string)
+        let revoked = try body(revokedCase)
+        for replica in 0..<3 {
+            let reply = try await request(replica, "POST", "/v1/mdoc/verify", body: revoked)
+            #expect(reply.status == 422 && statusCheck(reply)?["outcome"] as? String == "failed", "\(revokedCase) on \(replica)")
+        }
+        #expect(lists.fetches("bits1") == 1)
+        await lists.stop()
     }
 }

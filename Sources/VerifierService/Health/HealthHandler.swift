@@ -34,8 +34,13 @@ struct HealthHandler: Sendable {
     /// Problems that do not stop verification (the set in force stays) but need an operator.
     func degradedReasons() -> [String] {
         var reasons: [String] = []
-        if let reason = store.database?.unavailableReason {
-            reasons.append("the database is unavailable (sessions and nonces fail; the trust set in force stays): \(reason)")
+        if let database = store.database, let reason = database.unavailableReason {
+            if database.circuitOpen {
+                reasons.append("the database is unreachable (sessions and nonces fail at once until a probe reaches it; "
+                               + "the trust set in force stays): \(reason)")
+            } else {
+                reasons.append("the database is unavailable (sessions and nonces fail; the trust set in force stays): \(reason)")
+            }
         }
         if let problem = trust.directoryProblem {
             reasons.append("the trust directory does not load (the set in force stays): \(problem)")
@@ -69,6 +74,7 @@ struct HealthHandler: Sendable {
             ("store", .object([
                 ("kind", .string(store.database == nil ? "memory" : "postgres")),
                 ("status", .string(store.database?.unavailableReason == nil ? "ok" : "unavailable")),
+                ("circuit", store.database.map { .string($0.circuitOpen ? "open" : "closed") }),
             ])),
             ("degraded", degraded.isEmpty ? nil : .array(degraded.map { .string($0) })),
         ]))
