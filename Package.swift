@@ -173,9 +173,10 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), the
-        // versioned trust set with change notifications, and the status lists replicas share. No HTTP of its own.
+        // versioned trust set with change notifications, and what replicas share of status lists and VICAL refreshes.
+        // No HTTP of its own.
         .target(name: "PostgresStore", dependencies: [
-            "SessionStore", "TrustStore", "Encodings", "StatusList",
+            "SessionStore", "TrustStore", "Encodings", "StatusList", "TrustManagement",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -238,7 +239,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [
-            "PostgresStore", "SessionStore", "TrustStore", "TestSupport", "StatusList", "MDoc", "OutboundFetch",
+            "PostgresStore", "SessionStore", "TrustStore", "TestSupport", "StatusList", "MDoc", "OutboundFetch", "TrustManagement",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ], swiftSettings: strict),

@@ -65,6 +65,20 @@ public enum SchemaMigrations {
             """,
             "CREATE INDEX verifierd_status_lists_touched ON verifierd_status_lists (touched_ms)",
         ]),
+        Migration(version: 4, name: "shared VICAL refreshes", statements: [
+            """
+            CREATE TABLE verifierd_vical_refreshes (
+                source text PRIMARY KEY,
+                at_ms bigint,
+                outcome text,
+                detail text,
+                etag text,
+                last_modified text,
+                consecutive_failures integer NOT NULL DEFAULT 0,
+                claimed_until_ms bigint
+            )
+            """,
+        ]),
     ]
 
     /// The newest schema version this binary knows.

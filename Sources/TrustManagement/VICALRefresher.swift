@@ -6,6 +6,8 @@ import TrustStore
 
 /// Keeps the configured VICAL sources current: a conditional fetch per source on its schedule, verification, and
 /// an import only when the list changed. A failed or invalid download keeps the list in force and is counted.
+/// With a ``VICALRefreshLedger`` (replicas on one database), one replica refreshes a source when it is due and the
+/// others adopt its outcome, validators and (through the shared trust set) its import.
 public final class VICALRefresher: Sendable {
     /// What the last refresh of a source did.
     public struct Outcome: Sendable {
@@ -35,11 +37,17 @@ public final class VICALRefresher: Sendable {
     private let onOutcome: @Sendable (_ source: String, _ outcome: String) -> Void
     private let validators = Mutex<[String: Validators]>([:])
     private let outcomes = Mutex<[String: Outcome]>([:])
+    /// Shared with the other replicas, or nil for this process alone.
+    let ledger: (any VICALRefreshLedger)?
+    /// How long a replica's claim on a refresh lasts (longer than a fetch may take).
+    static let claimSeconds: TimeInterval = 120
 
     public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: TrustStoreManager,
                 signers: [String: VICALSignerAnchor], verifier: VICALVerifier, now: @escaping @Sendable () -> Date,
-                logger: Logger, onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })
+                logger: Logger, ledger: (any VICALRefreshLedger)? = nil,
+                onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })
     {
+        self.ledger = ledger
         self.sources = sources
         self.fetcher = fetcher
         self.retrySeconds = retrySeconds
@@ -108,12 +116,55 @@ public final class VICALRefresher: Sendable {
         }
     }
 
+    /// With the ledger: adopts the last shared refresh of `source` (outcome and validators), and when it is due
+    /// (by ``RefreshSchedule``) and this replica wins the claim, refreshes and records the result. Returns this
+    /// replica's outcome (nil when it did not refresh) and when the source is next due.
+    public func refreshIfDue(_ source: VICALSource) async -> (outcome: Outcome?, due: Date) {
+        let schedule = RefreshSchedule(intervalSeconds: source.refreshHours * 3600, retrySeconds: retrySeconds)
+        guard let ledger else {
+            let outcome = await refresh(source)
+            return (outcome, now().addingTimeInterval(schedule.delay(consecutiveFailures: outcome.failed ? 1 : 0)))
+        }
+        let seen = await ledger.record(source: source.name)
+        if let seen {
+            outcomes.withLock { $0[source.name] = Outcome(at: seen.at, outcome: seen.outcome, detail: seen.detail) }
+            // The validators name the list in force: only while one is (an operator may have removed it by hand).
+            if trust.snapshot.lists[source.name] != nil {
+                validators.withLock { $0[source.name] = Validators(etag: seen.etag, lastModified: seen.lastModified) }
+            }
+        }
+        let due = seen.map { $0.at.addingTimeInterval(schedule.delay(consecutiveFailures: $0.consecutiveFailures)) }
+            ?? .distantPast
+        let time = now()
+        guard time >= due,
+              await ledger.claim(source: source.name, seen: seen, now: time, until: time.addingTimeInterval(Self.claimSeconds))
+        else {
+            return (nil, due)
+        }
+        let outcome = await refresh(source)
+        let known = validators.withLock { $0[source.name] }
+        let failures = outcome.failed ? (seen?.consecutiveFailures ?? 0) + 1 : 0
+        await ledger.finish(source: source.name, record: VICALRefreshRecord(
+            at: outcome.at, outcome: outcome.outcome, detail: outcome.detail, etag: known?.etag,
+            lastModified: known?.lastModified, consecutiveFailures: failures))
+        return (outcome, outcome.at.addingTimeInterval(schedule.delay(consecutiveFailures: failures)))
+    }
+
     /// Refreshes every source now and then on its schedule, until the task is cancelled. After a failure the next
-    /// try comes sooner (``RefreshSchedule``), not a whole interval later.
+    /// try comes sooner (``RefreshSchedule``), not a whole interval later. With the ledger, each replica looks at
+    /// the shared record when the source is due (at least once a minute) and one of them refreshes it.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
+                    if self.ledger != nil {
+                        while !Task.isCancelled {
+                            let (_, due) = await self.refreshIfDue(source)
+                            let wait = min(60, max(1, due.timeIntervalSince(self.now())))
+                            try? await Task.sleep(for: .seconds(wait * (1 + 0.1 * Double.random(in: 0..<1))))
+                        }
+                        return
+                    }
                     let schedule = RefreshSchedule(intervalSeconds: source.refreshHours * 3600, retrySeconds: self.retrySeconds)
                     var failures = 0
                     while !Task.isCancelled {

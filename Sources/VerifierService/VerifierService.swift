@@ -112,6 +112,8 @@ public final class VerifierService: Sendable {
                 idleTimeout: TimeInterval(configuration.outbound.idleTimeoutSeconds), maximumBodyBytes: VICALLimits.default.maximumBytes)),
             retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds), trust: store.trust, signers: vicalSigners,
             verifier: vicalVerifier, now: now, logger: logger,
+            // Replicas on PostgreSQL take turns: one refreshes a source when it is due, the others adopt the result.
+            ledger: store.database.map { PostgresVICALRefreshLedger(database: $0) },
             onOutcome: { [metrics] source, outcome in metrics.vicalRefresh(source: source, outcome: outcome) })
         let readerTokenService = material.readerTokens
         let merchantKeys = material.merchantKeys
