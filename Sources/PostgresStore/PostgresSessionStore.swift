@@ -7,7 +7,8 @@ import SessionStore
 ///
 /// - ``take(id:kind:owner:now:)`` is one `UPDATE ... RETURNING` that clears the sealed payload and stamps `taken_ms` in
 ///   the same statement, under the row lock; of any number of concurrent takes, one gets the payload. It is a prepared
-///   statement (``TakeSessionStatement``): one round trip, planned once per connection.
+///   statement for a batch (``TakeSessionsStatement``): the takes that arrive while every connection is busy share
+///   the next round trip and commit (``SessionTakeBatcher``).
 /// - The payload (reader and recipient private keys) is sealed with AES-256-GCM (``SessionSealingKey``) before it
 ///   is written; the table never holds it in plain text, and a taken or expired row keeps no payload at all.
 /// - A taken or expired row stays as a tombstone until `tombstoneSeconds` after its expiry, so "used" and
@@ -20,9 +21,11 @@ public final class PostgresSessionStore: SessionStore {
     let sealing: SessionSealingKey
     public let maximumSessions: Int
     public let tombstoneSeconds: TimeInterval
+    let takes: SessionTakeBatcher
 
     public init(database: PostgresDatabase, maximumSessions: Int, tombstoneSeconds: TimeInterval = 3600) {
         self.database = database
+        self.takes = SessionTakeBatcher(database: database, concurrentBatches: database.configuration.poolSize)
         self.sealing = database.configuration.sessionKey
         self.maximumSessions = max(1, maximumSessions)
         self.tombstoneSeconds = tombstoneSeconds
@@ -85,29 +88,11 @@ public final class PostgresSessionStore: SessionStore {
 
     public func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult {
         let nowMs = Self.milliseconds(now)
-        let anyOwner = owner == nil, ownerName = owner ?? ""
-        let logger = database.logger
-        typealias Row = (created: Int64, expires: Int64, sealed: [UInt8]?, taken: Int64?, owner: String)
-        let found: (taken: Bool, row: Row)?
-        do {
-            found = try await database.perform("take session") { client -> (taken: Bool, row: Row)? in
-                let taken = try await client.execute(
-                    TakeSessionStatement(id: id, kind: kind, anyOwner: anyOwner, owner: ownerName, nowMilliseconds: nowMs),
-                    logger: logger)
-                for try await row in taken {
-                    return (true, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3, row.4))
-                }
-                let known = try await client.query("""
-                    SELECT created_ms, expires_ms, sealed, taken_ms, owner FROM verifierd_sessions
-                    WHERE id = \(id) AND kind = \(kind) AND (\(anyOwner) OR owner = \(ownerName))
-                    """, logger: logger)
-                for try await row in known.decode((Int64, Int64, ByteBuffer?, Int64?, String).self) {
-                    return (false, (row.0, row.1, row.2.map { Array($0.readableBytesView) }, row.3, row.4))
-                }
-                return nil
-            }
-        } catch {
-            return .unavailable(error.description)
+        let found: SessionTakeBatcher.Found
+        switch await takes.take(SessionTakeBatcher.Take(id: id, kind: kind, anyOwner: owner == nil, owner: owner ?? "",
+                                                        nowMilliseconds: nowMs)) {
+        case .success(let answer): found = answer
+        case .failure(let error): return .unavailable(error.description)
         }
         guard let found else { return .notFound }
         let row = found.row
