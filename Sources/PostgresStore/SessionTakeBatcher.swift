@@ -2,8 +2,8 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// Sends session takes to the database in batches: a take goes at once when a connection is free, and the takes that
-/// arrive while every connection is busy go together in the next round trip (``TakeSessionsStatement``): one query,
+/// Sends session takes to the database in batches: a take goes at once when fewer than `concurrentBatches` batches
+/// are in flight, and the takes that arrive meanwhile go together in the next round trip (``TakeSessionsStatement``): one query,
 /// one commit and one WAL flush for all of them, so that under load the database's work and the client's round
 /// trips per take fall instead of queueing. No take waits for a timer: a batch is what accumulated meanwhile.
 ///
