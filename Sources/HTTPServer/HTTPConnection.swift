@@ -226,14 +226,17 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Reading
 
+    // Once closed, the sources are cancelled and are never suspended, resumed or made again: a cancelled source that
+    // is suspended keeps its cancel handler (and so the descriptor) waiting, and one resumed while libdispatch tears
+    // it down is registered again, a crash under connections reset mid-request (scripts/reset-storm.py).
     private func suspendReading() {
-        guard let r = readSource, !readSuspended else { return }
+        guard phase != .closed, let r = readSource, !readSuspended else { return }
         r.suspend()
         readSuspended = true
     }
 
     private func resumeReading() {
-        guard let r = readSource, readSuspended else { return }
+        guard phase != .closed, let r = readSource, readSuspended else { return }
         r.resume()
         readSuspended = false
         // Bytes TLS already decrypted raise no readiness event of their own.
@@ -564,6 +567,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func flush() {
+        guard phase != .closed else { return }
         var progressed = false
         while outboundOffset < outbound.count {
             let result = outbound.withUnsafeBytes { p -> WriteResult in
@@ -588,7 +592,7 @@ final class HTTPConnection: @unchecked Sendable {
         }
         outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
         outboundOffset = 0
-        if let w = writeSource, !writeSuspended, !readWaitsForWritable {
+        if phase != .closed, let w = writeSource, !writeSuspended, !readWaitsForWritable {
             w.suspend()
             writeSuspended = true
         }
@@ -608,6 +612,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Makes sure the write source is running (it is suspended again once nothing waits for it).
     private func watchWritable() {
+        guard phase != .closed else { return }
         if let w = writeSource {
             if writeSuspended {
                 w.resume()

@@ -133,7 +133,11 @@ public final class VICALRefresher: Sendable {
                 validators.withLock { $0[source.name] = Validators(etag: seen.etag, lastModified: seen.lastModified) }
             }
         }
+        // Without a shared record (none yet, or the database is away and every claim succeeds), this replica's own
+        // last refresh keeps the schedule: it does not refetch on every pass.
+        let local = outcomes.withLock { $0[source.name] }
         let due = seen.map { $0.at.addingTimeInterval(schedule.delay(consecutiveFailures: $0.consecutiveFailures)) }
+            ?? local.map { $0.at.addingTimeInterval(schedule.delay(consecutiveFailures: $0.failed ? 1 : 0)) }
             ?? .distantPast
         let time = now()
         guard time >= due,

@@ -40,13 +40,32 @@ struct SharedStatusListTests {
         return (resolvers, databases)
     }
 
+    /// The list server, a fresh database and three replicas' resolvers on it.
+    struct Setup {
+        let server: StatusListServer
+        let test: TestDatabase
+        let resolvers: [StatusResolver]
+        let databases: [PostgresDatabase]
+        let trust: TrustSnapshot
+
+        init() async throws {
+            server = try StatusListServer()
+            test = try await TestDatabase.make()
+            (resolvers, databases) = try SharedStatusListTests.replicas(test.url)
+            trust = try SharedStatusListTests.trust()
+        }
+
+        func stop() async {
+            databases.forEach { $0.shutdown() }
+            test.database.shutdown()
+            await server.stop()
+        }
+    }
+
     @Test func oneFetchServesEveryReplicaEachVerifyingTheBytes() async throws {
-        let server = try StatusListServer()
-        let test = try await TestDatabase.make()
-        let (resolvers, databases) = try Self.replicas(test.url)
-        defer { databases.forEach { $0.shutdown() } }
+        let setup = try await Setup()
+        let (server, test, resolvers, trust) = (setup.server, setup.test, setup.resolvers, setup.trust)
         let references = try Self.references("status-valid")
-        let trust = try Self.trust()
         // 30 verifications at once, ten on each replica.
         let evidence = await withTaskGroup(of: StatusEvidence?.self) { group in
             for index in 0..<30 {
@@ -72,16 +91,13 @@ struct SharedStatusListTests {
         }
         #expect(server.fetches("bits1") == 2)
         #expect(try test.psql("SELECT count(*) FROM verifierd_status_lists WHERE body IS NOT NULL AND claimed_until_ms IS NULL") == "1")
-        await server.stop()
+        await setup.stop()
     }
 
     @Test func sharedBytesAreVerifiedByEachReplica() async throws {
-        let server = try StatusListServer()
-        let test = try await TestDatabase.make()
-        let (resolvers, databases) = try Self.replicas(test.url)
-        defer { databases.forEach { $0.shutdown() } }
+        let setup = try await Setup()
+        let (server, test, resolvers, trust) = (setup.server, setup.test, setup.resolvers, setup.trust)
         let references = try Self.references("status-valid")
-        let trust = try Self.trust()
         let first = await resolvers[0].evidence(for: references, trust: trust, now: Self.time).values.first
         #expect(first?.finding == .status(0))
         // Someone with write access to the table flips a byte of the signed list: the next replica does not take
@@ -93,17 +109,15 @@ struct SharedStatusListTests {
         let third = await resolvers[2].evidence(for: references, trust: trust, now: Self.time).values.first
         #expect(third?.source.hasPrefix("shared, fetched") == true, "\(String(describing: third))")
         #expect(server.fetches("bits1") == 2)
-        await server.stop()
+        await setup.stop()
     }
 
     @Test func aFailedFetchIsSharedBrieflyInsteadOfRepeated() async throws {
-        let server = try StatusListServer()
-        let test = try await TestDatabase.make()
-        let (resolvers, databases) = try Self.replicas(test.url)
-        defer { databases.forEach { $0.shutdown() } }
+        let setup = try await Setup()
+        let (server, resolvers) = (setup.server, setup.resolvers)
         let key = StatusReferenceKey.statusList(StatusReferences.StatusList(index: 0, uri: "http://127.0.0.1:\(StatusListServer.port)/lists/missing",
                                                                    certificate: nil))
-        let trust = try Self.trust()
+        let trust = setup.trust
         for resolver in resolvers {
             guard case .unknown(let reason) = await resolver.evidence(for: key, trust: trust, now: Self.time).finding else {
                 Issue.record("a list that is not there is unknown"); continue
@@ -114,7 +128,7 @@ struct SharedStatusListTests {
         // Later than the shared failure's 5 s, a replica tries again itself.
         _ = await resolvers[1].evidence(for: key, trust: trust, now: Self.time.addingTimeInterval(6))
         #expect(server.fetches("missing") == 2)
-        await server.stop()
+        await setup.stop()
     }
 
     @Test func aClaimThatRunsOutIsTakenOver() async throws {
