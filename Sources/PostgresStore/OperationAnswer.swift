@@ -51,18 +51,20 @@ final class OperationAnswer<Value: Sendable>: Sendable {
     /// cancel the work.
     func answer(_ outcome: Outcome, fromWork: Bool) {
         let (continuation, work): (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) = state.withLock { state in
+            let waiting: CheckedContinuation<Outcome, Never>?
             switch state.waiter {
             case .answered, .idle(.some):
                 return (nil, nil)
             case .idle(nil):
                 state.waiter = .idle(outcome)
+                waiting = nil
             case .waiting(let continuation):
                 state.waiter = .answered
-                if !fromWork { state.workLost = true }
-                return (continuation, fromWork ? nil : state.work)
+                waiting = continuation
             }
+            // A deadline or a cancellation that wins cancels the work (now, or when it is attached).
             if !fromWork { state.workLost = true }
-            return (nil, fromWork ? nil : state.work)
+            return (waiting, fromWork ? nil : state.work)
         }
         continuation?.resume(returning: outcome)
         work?.cancel()

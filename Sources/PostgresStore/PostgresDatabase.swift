@@ -98,8 +98,7 @@ public final class PostgresDatabase: Sendable {
                 if case .unavailable(let reason) = error { remember(reason, operation: operation) }
                 throw error
             }
-            let reason = error is OperationTimeout ? "\(operation) took longer than \(configuration.operationTimeout)"
-                : Self.describe(error)
+            let reason = reason(error, operation: operation)
             remember(reason, operation: operation, unreachable: Self.isUnreachable(error))
             throw .unavailable(reason)
         }
@@ -162,8 +161,7 @@ public final class PostgresDatabase: Sendable {
                     self.reached()
                     return
                 case .failure(let error):
-                    let reason = error is OperationTimeout ? "probe took longer than \(self.configuration.operationTimeout)"
-                        : Self.describe(error)
+                    let reason = self.reason(error, operation: "probe")
                     _ = self.circuit.withLock { $0.finished(unreachable: reason, now: .now) }
                     self.problem.withLock { $0 = reason }
                 }
@@ -204,6 +202,11 @@ public final class PostgresDatabase: Sendable {
                                     "database": "\(configuration.redactedLocation)"])
         }
         if opened { startProbing() }
+    }
+
+    /// Why `operation` failed, for logs, `/readyz` and answers.
+    private func reason(_ error: any Error, operation: String) -> String {
+        error is OperationTimeout ? "\(operation) took longer than \(configuration.operationTimeout)" : Self.describe(error)
     }
 
     /// A message for logs and answers: the server's message when it sent one, the client's error code otherwise.

@@ -33,14 +33,12 @@ public final class PostgresSessionStore: SessionStore {
         self.tombstoneSeconds = tombstoneSeconds
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     public func insert(_ record: SessionRecord, quota: SessionQuota, now: Date) async throws(SessionStoreError) {
-        let expires = Self.milliseconds(record.expiresAt)
+        let expires = StoredTime.milliseconds(record.expiresAt)
         // The associated data binds the expiry as stored (whole milliseconds).
         let stored = SessionRecord(id: record.id, kind: record.kind, createdAt: record.createdAt,
-                                   expiresAt: Self.date(expires), payload: record.payload, owner: record.owner)
+                                   expiresAt: StoredTime.date(expires), payload: record.payload, owner: record.owner)
         let sealed: [UInt8]
         do {
             sealed = try sealing.seal(stored)
@@ -48,8 +46,8 @@ public final class PostgresSessionStore: SessionStore {
             throw .unavailable(error.description)
         }
         let sealedBytes = ByteBuffer(bytes: sealed)
-        let id = record.id, kind = record.kind, owner = record.owner, created = Self.milliseconds(record.createdAt)
-        let forget = expires + Int64(tombstoneSeconds * 1000), nowMs = Self.milliseconds(now), maximum = maximumSessions
+        let id = record.id, kind = record.kind, owner = record.owner, created = StoredTime.milliseconds(record.createdAt)
+        let forget = expires + Int64(tombstoneSeconds * 1000), nowMs = StoredTime.milliseconds(now), maximum = maximumSessions
         let perKind = quota.perKind, perOwner = quota.perOwner
         let logger = database.logger
         let room: (store: Bool, kind: Bool, owner: Bool, inserted: Bool)
@@ -89,7 +87,7 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     public func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult {
-        let nowMs = Self.milliseconds(now)
+        let nowMs = StoredTime.milliseconds(now)
         let found: SessionTakeBatcher.Found
         switch await takes.take(SessionTakeBatcher.Take(id: id, kind: kind, anyOwner: owner == nil, owner: owner ?? "",
                                                         nowMilliseconds: nowMs)) {
@@ -102,9 +100,9 @@ public final class PostgresSessionStore: SessionStore {
             guard row.expires > nowMs else { return .expired }
             guard let sealed = row.sealed else { return .notFound }
             do {
-                let payload = try sealing.open(sealed, id: id, kind: kind, expiresAt: Self.date(row.expires))
-                return .taken(SessionRecord(id: id, kind: kind, createdAt: Self.date(row.created),
-                                            expiresAt: Self.date(row.expires), payload: payload, owner: row.owner))
+                let payload = try sealing.open(sealed, id: id, kind: kind, expiresAt: StoredTime.date(row.expires))
+                return .taken(SessionRecord(id: id, kind: kind, createdAt: StoredTime.date(row.created),
+                                            expiresAt: StoredTime.date(row.expires), payload: payload, owner: row.owner))
             } catch {
                 database.logger.error("a stored session did not open", metadata: ["kind": "\(kind)", "reason": "\(error)"])
                 return .notFound
@@ -116,7 +114,7 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     public func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence {
-        let nowMs = Self.milliseconds(now)
+        let nowMs = StoredTime.milliseconds(now)
         let anyOwner = owner == nil, ownerName = owner ?? ""
         let logger = database.logger
         do {
@@ -138,7 +136,7 @@ public final class PostgresSessionStore: SessionStore {
 
     @discardableResult
     public func sweep(now: Date) async -> Int {
-        let nowMs = Self.milliseconds(now)
+        let nowMs = StoredTime.milliseconds(now)
         let logger = database.logger
         return (try? await database.perform("sweep sessions") { client -> Int in
             // Expired payloads go at once; tombstones when they are old enough.
@@ -154,7 +152,7 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     public func statistics(now: Date) async -> SessionStoreStatistics {
-        let nowMs = Self.milliseconds(now)
+        let nowMs = StoredTime.milliseconds(now)
         let logger = database.logger
         let counts = try? await database.perform("count sessions") { client -> (Int, Int) in
             let rows = try await client.query("""

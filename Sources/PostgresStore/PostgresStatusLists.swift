@@ -19,8 +19,6 @@ public final class PostgresStatusLists: SharedStatusLists {
         self.forgetSeconds = forgetSeconds
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func date(_ milliseconds: Int64?) -> Date? { milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 
     public func latest(uri: String) async -> SharedStatusListCopy? {
         let logger = database.logger
@@ -31,8 +29,8 @@ public final class PostgresStatusLists: SharedStatusLists {
             for try await (body, fetched, failed, failure) in rows.decode((ByteBuffer?, Int64?, Int64?, String?).self) {
                 // A failure older than the last good fetch is history, not news.
                 let failureIsNewer = failed.map { failed in fetched.map { failed > $0 } ?? true } ?? false
-                return SharedStatusListCopy(bytes: body.map { Array($0.readableBytesView) }, fetchedAt: Self.date(fetched),
-                                            failedAt: failureIsNewer ? Self.date(failed) : nil,
+                return SharedStatusListCopy(bytes: body.map { Array($0.readableBytesView) }, fetchedAt: fetched.map(StoredTime.date),
+                                            failedAt: failureIsNewer ? failed.map(StoredTime.date) : nil,
                                             failure: failureIsNewer ? failure : nil)
             }
             return nil
@@ -41,8 +39,8 @@ public final class PostgresStatusLists: SharedStatusLists {
     }
 
     public func claim(uri: String, seen: SharedStatusListCopy?, now: Date, until: Date) async -> Bool {
-        let nowMs = Self.milliseconds(now), untilMs = Self.milliseconds(until)
-        let seenFetched = seen?.fetchedAt.map(Self.milliseconds), seenFailed = seen?.failedAt.map(Self.milliseconds)
+        let nowMs = StoredTime.milliseconds(now), untilMs = StoredTime.milliseconds(until)
+        let seenFetched = seen?.fetchedAt.map(StoredTime.milliseconds), seenFailed = seen?.failedAt.map(StoredTime.milliseconds)
         let logger = database.logger
         // Without the database, each replica fetches for itself: better a second fetch than no answer. The claim is
         // a compare-and-set on what the claimant read: a publication or failure since then makes it fail.
@@ -62,7 +60,7 @@ public final class PostgresStatusLists: SharedStatusLists {
     }
 
     public func publish(uri: String, bytes: [UInt8], fetchedAt: Date) async {
-        let fetchedMs = Self.milliseconds(fetchedAt), forgetMs = fetchedMs - Int64(forgetSeconds * 1000)
+        let fetchedMs = StoredTime.milliseconds(fetchedAt), forgetMs = fetchedMs - Int64(forgetSeconds * 1000)
         let logger = database.logger
         guard bytes.count <= maximumBytes else {
             await failed(uri: uri, reason: "the list is larger than \(maximumBytes) bytes", at: fetchedAt)
@@ -80,7 +78,7 @@ public final class PostgresStatusLists: SharedStatusLists {
     }
 
     public func failed(uri: String, reason: String, at: Date) async {
-        let atMs = Self.milliseconds(at)
+        let atMs = StoredTime.milliseconds(at)
         let logger = database.logger
         let reason = String(reason.prefix(500))
         _ = try? await database.perform("record status list failure") { client in

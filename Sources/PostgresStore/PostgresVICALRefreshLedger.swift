@@ -12,7 +12,6 @@ public final class PostgresVICALRefreshLedger: VICALRefreshLedger {
         self.database = database
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     public func record(source: String) async -> VICALRefreshRecord? {
         let logger = database.logger
@@ -23,7 +22,7 @@ public final class PostgresVICALRefreshLedger: VICALRefreshLedger {
                 """, logger: logger)
             for try await (at, outcome, detail, etag, lastModified, failures)
                 in rows.decode((Int64, String?, String?, String?, String?, Int32).self) {
-                return VICALRefreshRecord(at: Date(timeIntervalSince1970: Double(at) / 1000), outcome: outcome ?? "",
+                return VICALRefreshRecord(at: StoredTime.date(at), outcome: outcome ?? "",
                                           detail: detail, etag: etag, lastModified: lastModified,
                                           consecutiveFailures: Int(failures))
             }
@@ -33,8 +32,8 @@ public final class PostgresVICALRefreshLedger: VICALRefreshLedger {
     }
 
     public func claim(source: String, seen: VICALRefreshRecord?, now: Date, until: Date) async -> Bool {
-        let nowMs = Self.milliseconds(now), untilMs = Self.milliseconds(until)
-        let seenAt = seen.map { Self.milliseconds($0.at) }
+        let nowMs = StoredTime.milliseconds(now), untilMs = StoredTime.milliseconds(until)
+        let seenAt = seen.map { StoredTime.milliseconds($0.at) }
         let logger = database.logger
         return (try? await database.perform("claim VICAL refresh") { client -> Bool in
             let rows = try await client.query("""
@@ -50,7 +49,7 @@ public final class PostgresVICALRefreshLedger: VICALRefreshLedger {
     }
 
     public func finish(source: String, record: VICALRefreshRecord) async {
-        let atMs = Self.milliseconds(record.at), failures = Int32(clamping: record.consecutiveFailures)
+        let atMs = StoredTime.milliseconds(record.at), failures = Int32(clamping: record.consecutiveFailures)
         let detail = record.detail.map { String($0.prefix(1000)) }
         let logger = database.logger
         _ = try? await database.perform("record VICAL refresh") { client in
