@@ -103,9 +103,11 @@ let package = Package(
         .target(name: "OutboundFetch", dependencies: ["CCurl"], swiftSettings: strict),
         // TLS for our own listener: the fixed protocol policy, a reloadable certificate, non-blocking streams.
         .target(name: "ServerTLS", dependencies: ["COpenSSL"], swiftSettings: strict),
+        // Linux epoll through plain integers, for the HTTP server's socket readiness (see SocketReadiness.swift).
+        .target(name: "CEpoll", path: "Sources/CEpoll"),
         // HTTP/1.1 server on raw sockets and Dispatch; knows nothing about mdocs.
         .target(name: "HTTPServer", dependencies: [
-            "ServerTLS", "Encodings",
+            "ServerTLS", "Encodings", "CEpoll",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ], swiftSettings: strict),
         // A tiny server for the HTTP tests and the benchmark script.
@@ -278,7 +280,7 @@ let package = Package(
 // ordinary build.
 if Context.environment["VERIFIERD_FUZZ"] == "1" {
     let instrument: SwiftSetting = .unsafeFlags(["-sanitize=fuzzer,address"])
-    for target in package.targets where target.type == .regular && target.name != "CCurl" {
+    for target in package.targets where target.type == .regular && !["CCurl", "CEpoll"].contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [instrument]
     }
     let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Reproduces an intermittent crash of the HTTP server under connection resets (open finding, 2026-11-25).
+"""Connections reset by the thousand against the HTTP server (regression check for a crash found 2026-11-25).
 
 usage: scripts/reset-storm.py PORT SECONDS [PATH]
 
-24 threads open connections to 127.0.0.1:PORT as fast as they can; half send 1-4 pipelined requests and read the
-answers, the rest send a request (or part of one) and reset the connection (SO_LINGER 0) within 3 ms. Against
-`verifierd serve` on the demo configuration with `VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true` and PATH
-/v1/apple/nonces (the default), the service used to die within 150 s (SIGSEGV in libdispatch's
-`_dispatch_unote_register_muxed`, once SIGILL): HTTPConnection.close() cancelled a suspended read source and resumed it
-afterwards. It now resumes before cancelling; scripts/reset-storm-check.sh runs this in CI and requires the service
-alive, answering, and back to its file descriptors afterwards. Loopback only.
+24 threads open connections to 127.0.0.1:PORT as fast as they can: 40 % send 1-4 pipelined requests, read the answers
+and close; 20 % read one answer and then reset the idle connection (SO_LINGER 0); 30 % reset within 3 ms of sending,
+while the request is read or handled; 10 % reset after part of a request. Against `verifierd serve` on the demo
+configuration with `VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true` and PATH /v1/apple/nonces (the default), the service
+used to die within minutes (SIGSEGV in libdispatch's `_dispatch_unote_register_muxed`, or in unrelated Swift code
+once memory was corrupted) and to keep reset connections open until their timeouts: libdispatch's epoll backend frees
+a hung-up source's bookkeeping off its manager thread. The server now keeps its sockets in one epoll set
+(HTTPServer/SocketReadiness.swift); scripts/reset-storm-check.sh runs this in CI and requires the service alive,
+answering, and back to its descriptors at once. Loopback only.
 """
 import random, socket, struct, sys, threading, time
 port = int(sys.argv[1]); seconds = float(sys.argv[2])
@@ -20,24 +22,34 @@ req = (b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer
 stop = time.time() + seconds
 counts = {"ok": 0, "reset": 0, "err": 0}
 lock = threading.Lock()
+def reset(s):
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
 def worker():
     while time.time() < stop:
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             mode = random.random()
-            n = random.randint(1, 4)
-            s.sendall(req * n if mode < 0.5 else req[: random.randint(1, len(req))] if mode < 0.6 else req * n)
-            if mode < 0.5:
+            if mode < 0.4:
+                n = random.randint(1, 4)
+                s.sendall(req * n)
                 data = b""
                 while data.count(b"HTTP/1.1 ") < n:
                     chunk = s.recv(65536)
                     if not chunk: break
                     data += chunk
                 s.close(); k = "ok"
-            else:
+            elif mode < 0.6:
+                s.sendall(req)
+                s.recv(65536)
+                reset(s); k = "reset"
+            elif mode < 0.9:
+                s.sendall(req * random.randint(1, 4))
                 time.sleep(random.random() * 0.003)
-                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                s.close(); k = "reset"
+                reset(s); k = "reset"
+            else:
+                s.sendall(req[: random.randint(1, len(req) - 1)])
+                reset(s); k = "reset"
         except OSError:
             k = "err"
         with lock: counts[k] += 1

@@ -9,9 +9,9 @@ import ServerTLS
 
 /// One accepted TCP connection: reads and parses requests, runs handlers, writes responses in order.
 ///
-/// All mutable state is touched only on `queue` (a serial queue): the Dispatch source handlers run there, and
-/// handler results hop back to it. That confinement is what makes the `@unchecked Sendable` sound; the compiler
-/// cannot check it because Dispatch source handlers are not Sendable-checked on Linux.
+/// All mutable state is touched only on `queue` (a serial queue): socket readiness (``SocketReadiness``) and the
+/// timer hop there, and so do handler results. That confinement is what makes the `@unchecked Sendable` sound; the
+/// compiler cannot check it because Dispatch source handlers are not Sendable-checked on Linux.
 final class HTTPConnection: @unchecked Sendable {
     enum Mode { case serve, reject }
 
@@ -37,17 +37,19 @@ final class HTTPConnection: @unchecked Sendable {
     var modeForAccounting: Mode { mode }
     private var parser: HTTPRequestParser
 
-    private var readSource: (any DispatchSourceRead)?
-    private var readSuspended = false
-    private var writeSource: (any DispatchSourceWrite)?
-    private var writeSuspended = false
+    /// The socket in the server's readiness set (nil until set up, and once closed).
+    private var registration: SocketReadiness.Registration?
+    /// What the connection waits for: more bytes (reading a request, lingering) and room to write.
+    private var wantsRead = false
+    private var wantsWrite = false
+    /// What the socket is armed for in the readiness set (one-shot: a report disarms it).
+    private var armed: SocketReadiness.Events = []
     private var timer: (any DispatchSourceTimer)?
     private var timerKind: TimerKind = .none
     private var timerDeadline = DispatchTime.distantFuture
     /// When the one-shot Dispatch timer is set to fire. Re-arming to a later deadline leaves it alone: it fires
     /// early, sees the deadline moved and reschedules once, which saves a timer syscall on nearly every request.
     private var timerFiresAt = DispatchTime.distantFuture
-    private var pendingCancels = 0
 
     private var phase: Phase = .readingHead
     private var outbound: [UInt8] = []
@@ -96,11 +98,16 @@ final class HTTPConnection: @unchecked Sendable {
             }
             tls = stream
         }
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        read.setEventHandler { [self] in self.onReadable() }
-        read.setCancelHandler { [self] in self.sourceCancelled() }
-        readSource = read
-        pendingCancels += 1
+        wantsRead = mode == .serve
+        let interest: SocketReadiness.Events = wantsRead ? .readable : []
+        guard let registration = context.readiness.register(fd, interest: interest, handler: { [self] events in
+            self.queue.async { self.onReady(events) }
+        }) else {
+            close()
+            return
+        }
+        self.registration = registration
+        armed = interest
 
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in self.onTimer() }
@@ -111,9 +118,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch mode {
         case .serve:
             armTimer(.header, context.configuration.headerReadTimeout)
-            read.resume()
         case .reject:
-            read.resume()
             let response = context.problemResponse(.serviceUnavailable, "the server is at its connection limit; retry later")
             closeAfterResponse = true
             phase = .writing
@@ -143,41 +148,21 @@ final class HTTPConnection: @unchecked Sendable {
         queue.async { self.close() }
     }
 
+    /// Closes at once: out of the readiness set, then the descriptor. A report already on its way finds the
+    /// connection closed and is dropped.
     private func close() {
         guard phase != .closed else { return }
         phase = .closed
-        if readSource == nil {
-            // Never set up: no source owns the descriptor yet.
-            tls = nil
-            Socket.closeDescriptor(fd)
-            context.connectionClosed(ObjectIdentifier(self))
-            return
-        }
         timer?.cancel()
         timer = nil
-        // A suspended source is resumed before it is cancelled, never after: cancelling a suspended source and then
-        // resuming it made libdispatch re-register it while it was being torn down, a crash under connections reset
-        // while their request was handled (scripts/reset-storm.py).
-        if let w = writeSource {
-            if writeSuspended { w.resume(); writeSuspended = false }
-            w.cancel()
+        if let registration {
+            context.readiness.remove(registration)
+            self.registration = nil
         }
-        if let r = readSource {
-            if readSuspended { r.resume(); readSuspended = false }
-            r.cancel()
-        }
+        tls = nil
         outbound = []
-    }
-
-    private func sourceCancelled() {
-        pendingCancels -= 1
-        if pendingCancels == 0 {
-            readSource = nil
-            writeSource = nil
-            tls = nil
-            Socket.closeDescriptor(fd)
-            context.connectionClosed(ObjectIdentifier(self))
-        }
+        Socket.closeDescriptor(fd)
+        context.connectionClosed(ObjectIdentifier(self))
     }
 
     // MARK: Timers
@@ -226,20 +211,44 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Reading
 
-    // Once closed, the sources are cancelled and are never suspended, resumed or made again: a cancelled source that
-    // is suspended keeps its cancel handler (and so the descriptor) waiting, and one resumed while libdispatch tears
-    // it down is registered again, a crash under connections reset mid-request (scripts/reset-storm.py).
+    /// A readiness report (on `queue`). The socket is disarmed now (one-shot); it is armed again for whatever the
+    /// connection still waits for once the report is handled.
+    private func onReady(_ events: SocketReadiness.Events) {
+        armed = []
+        guard phase != .closed else { return }
+        if events.contains(.writable) && wantsWrite {
+            onWritable()
+        }
+        if events.contains(.readable) && wantsRead && phase != .closed {
+            onReadable()
+        }
+        updateInterest()
+    }
+
+    /// Arms the socket for what the connection waits for, unless it already is. Waiting for nothing leaves an
+    /// earlier arming in place: a report then finds nothing wanted, which costs less than a system call per request.
+    private func updateInterest() {
+        guard phase != .closed, let registration else { return }
+        var wanted: SocketReadiness.Events = []
+        if wantsRead { wanted.insert(.readable) }
+        if wantsWrite { wanted.insert(.writable) }
+        guard !wanted.isEmpty, wanted != armed else { return }
+        guard context.readiness.arm(registration, for: wanted) else {
+            close()
+            return
+        }
+        armed = wanted
+    }
+
     private func suspendReading() {
-        guard phase != .closed, let r = readSource, !readSuspended else { return }
-        r.suspend()
-        readSuspended = true
+        wantsRead = false
     }
 
     private func resumeReading() {
-        guard phase != .closed, let r = readSource, readSuspended else { return }
-        r.resume()
-        readSuspended = false
-        // Bytes TLS already decrypted raise no readiness event of their own.
+        guard phase != .closed, !wantsRead else { return }
+        wantsRead = true
+        updateInterest()
+        // Bytes TLS already decrypted raise no readiness report of their own.
         if tls?.hasBufferedInput == true { queue.async { self.onReadable() } }
     }
 
@@ -286,7 +295,7 @@ final class HTTPConnection: @unchecked Sendable {
         withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buf in
             guard let base = buf.baseAddress else { return }
             var rounds = 0
-            while rounds < 4 && phase != .closed && !readSuspended {
+            while rounds < 4 && phase != .closed && wantsRead {
                 rounds += 1
                 switch readSome(base, chunk) {
                 case .data(let n):
@@ -304,7 +313,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
             }
         }
-        if tls?.hasBufferedInput == true && phase != .closed && !readSuspended {
+        if tls?.hasBufferedInput == true && phase != .closed && wantsRead {
             queue.async { self.onReadable() }
         }
     }
@@ -592,9 +601,9 @@ final class HTTPConnection: @unchecked Sendable {
         }
         outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
         outboundOffset = 0
-        if phase != .closed, let w = writeSource, !writeSuspended, !readWaitsForWritable {
-            w.suspend()
-            writeSuspended = true
+        if !readWaitsForWritable {
+            wantsWrite = false
+            updateInterest()
         }
         if responseInFlight {
             responseInFlight = false
@@ -610,31 +619,21 @@ final class HTTPConnection: @unchecked Sendable {
         watchWritable()
     }
 
-    /// Makes sure the write source is running (it is suspended again once nothing waits for it).
+    /// Waits for room to write (or, for TLS, for the write a read needs).
     private func watchWritable() {
         guard phase != .closed else { return }
-        if let w = writeSource {
-            if writeSuspended {
-                w.resume()
-                writeSuspended = false
-            }
-            return
+        wantsWrite = true
+        updateInterest()
+    }
+
+    /// Room to write: first the read that waited for it (TLS), then the bytes waiting to go.
+    private func onWritable() {
+        if readWaitsForWritable {
+            readWaitsForWritable = false
+            onReadable()
+            guard phase != .closed else { return }
         }
-        let w = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        w.setEventHandler { [self] in
-            guard self.phase != .closed else { return }
-            if self.readWaitsForWritable {
-                self.readWaitsForWritable = false
-                self.onReadable()
-                guard self.phase != .closed else { return }
-            }
-            self.flush()
-        }
-        w.setCancelHandler { [self] in self.sourceCancelled() }
-        pendingCancels += 1
-        writeSource = w
-        writeSuspended = false
-        w.resume()
+        flush()
     }
 }
 

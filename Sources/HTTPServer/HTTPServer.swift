@@ -9,7 +9,8 @@ import Synchronization
 /// An HTTP/1.1 server on POSIX sockets and Dispatch.
 ///
 /// Accepting runs on one serial queue; each connection's I/O on its own serial queue targeting a shared
-/// concurrent queue; handlers run as Swift tasks. None of them waits for another.
+/// concurrent queue, told when its socket is ready by one ``SocketReadiness`` set; handlers run as Swift tasks. None
+/// of them waits for another.
 ///
 /// ```swift
 /// var router = Router()
@@ -27,6 +28,8 @@ public final class HTTPServer: Sendable {
     private struct Shared {
         var state: State = .idle
         var listeners: [ListenerBox] = []
+        /// The connections' readiness set, made at start and closed once the server has stopped.
+        var readiness: SocketReadiness?
         var connections: [ObjectIdentifier: HTTPConnection] = [:]
         var serving = 0
         var rejecting = 0
@@ -70,27 +73,38 @@ public final class HTTPServer: Sendable {
     public var openConnectionCount: Int { shared.withLock { $0.connections.count } }
     /// Connections accepted and served since start.
     public var acceptedConnectionCount: Int { shared.withLock { $0.accepted } }
+    /// Sockets in the readiness set (for tests: every closed connection has left it).
+    var registeredSocketCount: Int { shared.withLock { $0.readiness?.registeredCount ?? 0 } }
     /// Connections turned away with 503 since start.
     public var rejectedConnectionCount: Int { shared.withLock { $0.rejected } }
 
     /// Binds the listeners and starts accepting. Ignores SIGPIPE for the process.
     public func start() throws {
         HTTPServerSignals.ignoreSIGPIPE()
-        let (fds, port) = try Socket.listen(host: configuration.host, port: configuration.port,
+        let readiness = try SocketReadiness(targetQueue: ioQueue)
+        let fds: [Int32], port: Int
+        do {
+            (fds, port) = try Socket.listen(host: configuration.host, port: configuration.port,
                                             backlog: configuration.backlog)
+        } catch {
+            readiness.close()
+            throw error
+        }
         let boxes = fds.map { ListenerBox(fd: $0) }
         let ok = shared.withLock { s -> Bool in
             guard s.state == .idle else { return false }
             s.state = .running
             s.port = port
             s.listeners = boxes
+            s.readiness = readiness
             return true
         }
         guard ok else {
+            readiness.close()
             for fd in fds { Socket.closeDescriptor(fd) }
             throw Socket.SystemError(call: "HTTPServer.start: already started", errno: 0)
         }
-        let context = makeContext()
+        let context = makeContext(readiness: readiness)
         for box in boxes {
             let source = DispatchSource.makeReadSource(fileDescriptor: box.fd, queue: acceptQueue)
             source.setEventHandler { [self] in self.acceptAvailable(box, context: context) }
@@ -100,8 +114,9 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func makeContext() -> ServerContext {
-        ServerContext(configuration: configuration, router: router, observer: observer) { [weak self] id in
+    private func makeContext(readiness: SocketReadiness) -> ServerContext {
+        ServerContext(configuration: configuration, router: router, observer: observer,
+                      readiness: readiness) { [weak self] id in
             self?.connectionDidClose(id)
         }
     }
@@ -197,12 +212,14 @@ public final class HTTPServer: Sendable {
             while openConnectionCount > 0 && clock.now < hardEnd {
                 try? await Task.sleep(for: .milliseconds(5))
             }
-            let waiters = shared.withLock { s -> [CheckedContinuation<Void, Never>] in
+            let (waiters, readiness) = shared.withLock { s -> ([CheckedContinuation<Void, Never>], SocketReadiness?) in
                 s.state = .stopped
                 let w = s.stopWaiters
                 s.stopWaiters = []
-                return w
+                defer { s.readiness = nil }
+                return (w, s.readiness)
             }
+            readiness?.close()
             for w in waiters { w.resume() }
         } else {
             await waitUntilStopped()

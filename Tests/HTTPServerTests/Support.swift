@@ -204,6 +204,12 @@ final class RawClient: @unchecked Sendable {
 
     /// Half-closes the sending side.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Makes closing this client reset the connection (SO_LINGER with a zero timeout) instead of ending it.
+    func reset() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
 }
 
 extension Int32 {
