@@ -248,8 +248,8 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed, !wantsRead else { return }
         wantsRead = true
         updateInterest()
-        // Bytes TLS already decrypted raise no readiness report of their own.
-        if tls?.hasBufferedInput == true { queue.async { self.onReadable() } }
+        // Bytes TLS already decrypted raise no readiness report of their own (while lingering they are not read).
+        if tls?.hasBufferedInput == true && phase != .lingering { queue.async { self.onReadable() } }
     }
 
     private enum ReadResult {
@@ -313,7 +313,8 @@ final class HTTPConnection: @unchecked Sendable {
                 }
             }
         }
-        if tls?.hasBufferedInput == true && phase != .closed && wantsRead {
+        // While lingering the socket is read as it is, so TLS's buffer never drains: it must not re-post itself.
+        if tls?.hasBufferedInput == true && phase != .closed && phase != .lingering && wantsRead {
             queue.async { self.onReadable() }
         }
     }
@@ -513,6 +514,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Called when a whole response has been handed to the kernel.
     private func responseWritten() {
+        guard phase != .closed else { return }
         requestsServed += 1
         currentHead = nil
         if closeAfterResponse || draining {
@@ -530,6 +532,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Half-closes, then reads and discards what the client still sends, so it sees the response and not a reset.
     private func startLingeringClose() {
+        guard phase != .closed else { return }
         phase = .lingering
         tls?.sendCloseNotify()
         shutdown(fd, Int32(SHUT_WR))
@@ -591,8 +594,15 @@ final class HTTPConnection: @unchecked Sendable {
                 waitWritable(progressed: progressed)
                 return
             case .needsReadable:
+                // TLS: the write goes on once the socket is readable. Room to write is no longer what it waits for
+                // (a writable socket would report at once, again and again), and the write timeout still runs.
                 writeWaitsForReadable = true
+                wantsWrite = readWaitsForWritable
+                if phase == .writing && (progressed || timerKind != .write) {
+                    armTimer(.write, context.configuration.writeTimeout)
+                }
                 resumeReading()
+                updateInterest()
                 return
             case .broken:
                 close()
@@ -604,6 +614,7 @@ final class HTTPConnection: @unchecked Sendable {
         if !readWaitsForWritable {
             wantsWrite = false
             updateInterest()
+            guard phase != .closed else { return }  // the set refused the socket
         }
         if responseInFlight {
             responseInFlight = false

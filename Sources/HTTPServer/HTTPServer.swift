@@ -169,13 +169,18 @@ public final class HTTPServer: Sendable {
     }
 
     private func connectionDidClose(_ id: ObjectIdentifier) {
-        shared.withLock { s in
-            guard let c = s.connections.removeValue(forKey: id) else { return }
+        let finished = shared.withLock { s -> SocketReadiness? in
+            guard let c = s.connections.removeValue(forKey: id) else { return nil }
             switch c.modeForAccounting {
             case .serve: s.serving -= 1
             case .reject: s.rejecting -= 1
             }
+            // Stopped with connections still closing: the last one closes the readiness set.
+            guard s.state == .stopped, s.connections.isEmpty else { return nil }
+            defer { s.readiness = nil }
+            return s.readiness
         }
+        finished?.close()
     }
 
     /// Stops gracefully: stops accepting, closes idle connections, lets requests in flight finish, and after
@@ -216,6 +221,8 @@ public final class HTTPServer: Sendable {
                 s.state = .stopped
                 let w = s.stopWaiters
                 s.stopWaiters = []
+                // The readiness set outlives every connection: a connection still closing closes it last.
+                guard s.connections.isEmpty else { return (w, nil) }
                 defer { s.readiness = nil }
                 return (w, s.readiness)
             }

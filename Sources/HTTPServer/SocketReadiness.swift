@@ -81,25 +81,37 @@ final class SocketReadiness: Sendable {
     }
 
     /// Arms the socket again, one-shot, for `interest` (empty: registered but quiet, a hang-up aside). False if the
-    /// kernel refused.
+    /// kernel refused, or the set is closed.
     func arm(_ registration: Registration, for interest: Events) -> Bool {
-        vd_epoll_arm(epollFD, registration.fd, 0, interest.rawValue, registration.token) == 0
+        guard !registry.withLock({ $0.closed }) else { return false }
+        return vd_epoll_arm(epollFD, registration.fd, 0, interest.rawValue, registration.token) == 0
     }
 
     /// Takes the socket out of the set; call before closing its descriptor. A report already taken may still reach
     /// the handler: its owner ignores reports once closed.
     func remove(_ registration: Registration) {
-        _ = vd_epoll_remove(epollFD, registration.fd)
-        _ = registry.withLock { $0.handlers.removeValue(forKey: registration.token) }
+        let handler = registry.withLock { r -> Handler? in
+            guard !r.closed else { return nil }
+            _ = vd_epoll_remove(epollFD, registration.fd)
+            return r.handlers.removeValue(forKey: registration.token)
+        }
+        _ = handler  // released here, outside the lock (it may hold the last reference to its connection)
     }
 
-    /// Stops watching and closes the epoll descriptor (once every socket is closed: server shutdown).
+    /// Stops watching and closes the epoll descriptor. Only once no socket is registered any more (the server closes
+    /// it when its last connection has closed after a shutdown): the descriptor's number is reused at once.
     func close() {
-        let first = registry.withLock { r -> Bool in
-            defer { r.closed = true; r.handlers = [:] }
-            return !r.closed
+        let handlers = registry.withLock { r -> [UInt64: Handler]? in
+            guard !r.closed else { return nil }
+            r.closed = true
+            defer { r.handlers = [:] }
+            return r.handlers
         }
-        if first { source.cancel() }
+        if handlers != nil { source.cancel() }
+    }
+
+    deinit {
+        close()
     }
 
     /// Registered sockets (for tests).

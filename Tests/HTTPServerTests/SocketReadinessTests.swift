@@ -146,3 +146,30 @@ extension HTTPServerTests {
         }
     }
 }
+
+extension HTTPServerTests.SocketReadinessTests {
+    /// The readiness set lives as long as the server's last connection and no longer: after a shutdown that had to
+    /// force connections closed, the process holds exactly the descriptors it held before the server started.
+    @Test func aStoppedServerLeavesNoDescriptorBehind() async throws {
+        let before = openFDCount()
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.idleTimeout = .seconds(60)
+        let server = HTTPServer(configuration: configuration, router: testRouter())
+        try server.start()
+        let port = server.port
+        let clients = try await offload {
+            try (0..<3).map { _ in
+                let client = try RawClient(port: port)
+                try client.send("GET /slow?ms=300 HTTP/1.1\r\nHost: x\r\n\r\n")
+                return client
+            }
+        }
+        for _ in 0..<100 where server.registeredSocketCount < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.registeredSocketCount == 3)
+        await server.shutdown(deadline: .milliseconds(50))
+        for _ in 0..<100 where openFDCount() > before + clients.count { try await Task.sleep(for: .milliseconds(10)) }
+        // At most: a descriptor some earlier test left to close lazily may go meanwhile; a leaked epoll set would not.
+        #expect(openFDCount() <= before + clients.count, "only the clients' own descriptors are left")
+        #expect(server.registeredSocketCount == 0)
+    }
+}

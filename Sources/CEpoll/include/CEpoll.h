@@ -3,8 +3,8 @@
 
 #include <stdint.h>
 
-/// Linux epoll for the HTTP server's socket readiness (HTTPServer/SocketReadiness.swift), through plain integers:
-/// `struct epoll_event` is packed on x86-64 and Glibc's Swift module does not carry <sys/epoll.h>.
+/// Linux epoll (kqueue on macOS) for the HTTP server's socket readiness (HTTPServer/SocketReadiness.swift), through
+/// plain integers: `struct epoll_event` is packed on x86-64 and Glibc's Swift module does not carry <sys/epoll.h>.
 
 /// What a socket is ready for, as reported by `vd_epoll_wait` (a hang-up or an error sets both: the next read or
 /// write sees it).
