@@ -36,7 +36,7 @@ int vd_epoll_take(int epfd, uint64_t *tokens, int *readiness, int capacity) {
     for (int i = 0; i < count; i++) {
         uint32_t e = events[i].events;
         int ready = 0;
-        if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ready |= VD_EPOLL_READABLE;
+        if (e & (EPOLLIN | EPOLLHUP | EPOLLERR)) ready |= VD_EPOLL_READABLE;
         if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR)) ready |= VD_EPOLL_WRITABLE;
         tokens[i] = events[i].data.u64;
         readiness[i] = ready;

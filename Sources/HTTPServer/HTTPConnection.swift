@@ -248,8 +248,14 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed, !wantsRead else { return }
         wantsRead = true
         updateInterest()
-        // Bytes TLS already decrypted raise no readiness report of their own (while lingering they are not read).
-        if tls?.hasBufferedInput == true && phase != .lingering { queue.async { self.onReadable() } }
+        readBufferedTLSInput()
+    }
+
+    /// Bytes TLS already decrypted raise no readiness report of their own: read them on a later turn. Not while
+    /// lingering: the socket is then read as it is, so TLS's buffer never drains and this would repeat forever.
+    private func readBufferedTLSInput() {
+        guard tls?.hasBufferedInput == true, phase != .closed, phase != .lingering, wantsRead else { return }
+        queue.async { self.onReadable() }
     }
 
     private enum ReadResult {
@@ -313,10 +319,7 @@ final class HTTPConnection: @unchecked Sendable {
                 }
             }
         }
-        // While lingering the socket is read as it is, so TLS's buffer never drains: it must not re-post itself.
-        if tls?.hasBufferedInput == true && phase != .closed && phase != .lingering && wantsRead {
-            queue.async { self.onReadable() }
-        }
+        readBufferedTLSInput()
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
@@ -598,9 +601,7 @@ final class HTTPConnection: @unchecked Sendable {
                 // (a writable socket would report at once, again and again), and the write timeout still runs.
                 writeWaitsForReadable = true
                 wantsWrite = readWaitsForWritable
-                if phase == .writing && (progressed || timerKind != .write) {
-                    armTimer(.write, context.configuration.writeTimeout)
-                }
+                restartWriteTimeout(progressed: progressed)
                 resumeReading()
                 updateInterest()
                 return
@@ -622,12 +623,17 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Waits for the socket to drain. The write timeout restarts whenever the client took some bytes.
+    /// Waits for the socket to drain, under the write timeout.
     private func waitWritable(progressed: Bool) {
+        restartWriteTimeout(progressed: progressed)
+        watchWritable()
+    }
+
+    /// A response that cannot go on yet gets the write timeout, started again whenever the client took some bytes.
+    private func restartWriteTimeout(progressed: Bool) {
         if phase == .writing && (progressed || timerKind != .write) {
             armTimer(.write, context.configuration.writeTimeout)
         }
-        watchWritable()
     }
 
     /// Waits for room to write (or, for TLS, for the write a read needs).
