@@ -314,7 +314,7 @@ class PKI:
            not_before: str = "2024-01-01T00:00:00Z", not_after: str = "2074-01-01T00:00:00Z",
            digital_signature: bool = True, key_cert_sign: bool = False, eku: bool = True,
            crl_uri: bool = True, description: str = "", key_label: str | None = None,
-           curve: str | None = None) -> PKIEntry:
+           curve: str | None = None, eku_oids: list | None = None) -> PKIEntry:
         curve = curve or curve_name(issuer.key)
         key = derive_key(key_label or f"pki/{name}", curve)
         issuer_curve = curve_name(issuer.key)
@@ -337,7 +337,7 @@ class PKI:
                               decipher_only=False), critical=True)
         )
         if eku:
-            b = b.add_extension(x509.ExtendedKeyUsage([OID_MDL_DS]), critical=True)
+            b = b.add_extension(x509.ExtendedKeyUsage(eku_oids or [OID_MDL_DS]), critical=True)
         b = (
             b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(issuer_ski),
                             critical=False)

@@ -43,6 +43,7 @@ TTL = 3600
 VERIFICATION_TIME = "2030-01-01T00:00:00Z"
 CLOCK_SKEW = 300  # verification.clockSkewSeconds: how far in the future a list's iat may lie
 STATUSLIST_TYP = "application/statuslist+cwt"
+OID_PRE_PUBLICATION_DS = x509.ObjectIdentifier("1.3.130.2.0.0.1.2")
 IDLIST_TYP = "application/identifierlist+cwt"
 
 
@@ -292,11 +293,35 @@ def main() -> int:
         ("status-none", "no status entry in the MSO", None),
     ]
 
+    # What the chain and profile checks decide gates the fetch: a list is looked up for a document that is valid as
+    # issued (chain passed or granted as a warning, profile not failed, issuer signature valid), never for another.
+    # Each case names its document signer and whether the IACA is named lenient (trust.profileChecksByAnchor).
+    pre_publication = pki.ds("status-ds-pre-publication", iaca, "verifierd Test DS P-256 Pre-publication EKU",
+                             c="US", st="US-CA", eku_oids=[OID_PRE_PUBLICATION_DS],
+                             description="Document signer under iaca-p256 whose EKU is the draft 1.3.130.2.0.0.1.2.")
+    anchor_cases = [
+        # (name, description, ds, lenient, status, chain, profile, status outcome, code, fetched)
+        ("anchor-pre-publication-lenient-revoked", "chain granted as a warning (pre-publication EKU, lenient IACA); "
+         "bits1 index 1: INVALID", "status-ds-pre-publication", True, sl("bits1", 1),
+         "warning", "passed", "failed", "STATUS_REVOKED", True),
+        ("anchor-pre-publication-lenient-valid", "chain granted as a warning; bits1 index 0: VALID",
+         "status-ds-pre-publication", True, sl("bits1", 0), "warning", "passed", "passed", None, True),
+        ("anchor-pre-publication-strict-revoked", "chain failed (pre-publication EKU, IACA not lenient): the list is "
+         "not looked up", "status-ds-pre-publication", False, sl("bits1", 1),
+         "failed", "passed", "notApplicable", None, False),
+        ("anchor-profile-warning-lenient-revoked", "profile granted as a warning (DS countryName CA under a US IACA, "
+         "lenient IACA); bits1 index 1: INVALID", "ds-p256-country-mismatch", True, sl("bits1", 1),
+         "passed", "warning", "failed", "STATUS_REVOKED", True),
+        ("anchor-profile-failed-revoked", "profile failed (DS countryName CA under a US IACA, default mode): the "
+         "list is not looked up", "ds-p256-country-mismatch", False, sl("bits1", 1),
+         "passed", "failed", "notApplicable", None, False),
+    ]
+
     if OUT.exists():
         shutil.rmtree(OUT)
     for folder in ("pki", "lists", "cases", "apple"):
         (OUT / folder).mkdir(parents=True)
-    for entry in (good, no_ds, named_ca, named_signer):
+    for entry in (good, no_ds, named_ca, named_signer, pre_publication):
         g.write_text(OUT / "pki" / f"{entry.name}.pem", g.cert_pem(entry.cert))
         g.write_text(OUT / "pki" / "keys" / f"{entry.name}.pem", g.pkcs8_pem(entry.key))
     for name, data in lists.items():
@@ -326,6 +351,23 @@ def main() -> int:
         if status and "identifier_list" in status:
             entry["identifierList"] = {"id": status["identifier_list"]["id"].hex(), "uri": status["identifier_list"]["uri"]}
         manifest_cases.append(entry)
+
+    anchor_entries = []
+    for name, description, ds_name, lenient, status, chain, profile, outcome, code, fetched in anchor_cases:
+        doc, transcript = g.issue_document(g.DocSpec(f"status/{name}", ds=ds_name, status=status), pki)
+        g.write_hex(OUT / "cases" / f"{name}.deviceresponse.hex", g.device_response([doc]))
+        g.write_hex(OUT / "cases" / f"{name}.transcript.hex", transcript)
+        list_name = status["status_list"]["uri"].rsplit("/", 1)[1]
+        if fetched:  # the evaluator's verdict on the list must be the expected one
+            got = combine([evaluate(lists.get(list_name), "status", status["status_list"]["uri"],
+                                    status["status_list"]["idx"], None, iaca.cert, pki.entries[ds_name].cert, now, None)])
+            assert got == (outcome, code), (name, got)
+        anchor_entries.append({
+            "name": name, "description": description, "documentSigner": f"{ds_name}.pem", "lenient": lenient,
+            "deviceResponse": f"cases/{name}.deviceresponse.hex", "sessionTranscript": f"cases/{name}.transcript.hex",
+            "list": list_name, "fetched": fetched,
+            "expect": {"issuer.certificateChain": chain, "issuer.certificateProfile": profile, "outcome": outcome}
+            | ({"code": code} if code else {})})
 
     # The hand-written expectations the evaluator must agree with.
     expected = {"status-valid": "passed", "status-revoked": "STATUS_REVOKED", "status-suspended": "STATUS_SUSPENDED",
@@ -368,6 +410,7 @@ def main() -> int:
         "served": {"/lists/missing": "404", "/lists/slow": "answers after the fetch timeout",
                    "/lists/oversized": "a body larger than the configured maximum"},
         "cases": manifest_cases,
+        "anchorCases": anchor_entries,
         "apple": apple_entries,
     })
     g.write_text(OUT / "README.md", README)
@@ -398,6 +441,9 @@ on every run. Every key here is derived from a public seed string: never trust a
   `/lists/missing` answers 404, `/lists/slow` answers after the fetch timeout, `/lists/oversized` sends too much.
 * `cases/<name>.deviceresponse.hex` + `.transcript.hex`: documents issued by `../pki/ds-p256.pem` whose MSO carries
   the status entry; `manifest.json` gives each case's expected `mso.status` outcome and code at 2030-01-01T00:00:00Z.
+* `anchorCases` in `manifest.json`: documents whose chain or certificate profile is granted as a warning (IACA named
+  lenient) or fails, each with the list verdict expected and whether the list may be fetched at all: a list is looked
+  up only for a document that is valid as issued. `pki/status-ds-pre-publication.pem` has the draft mdlDS EKU.
 * `apple/<case>.json`: Apple in-app request bodies (`encryptedData`, `nonce`) for every case, encrypted to
   `../apple/keys/merchant-1.pem` for merchant `com.example.verifierd.test`, team `VERIFIERD1`.
 

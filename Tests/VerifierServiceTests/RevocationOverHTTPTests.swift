@@ -2,6 +2,7 @@ import Foundation
 import OutboundFetch
 import Testing
 import TestSupport
+import TrustStore
 @testable import VerifierService
 
 /// Revocation through the HTTP API: every generated status case over `/v1/mdoc/verify`, some over
@@ -84,6 +85,39 @@ struct RevocationOverHTTPTests {
         #expect(response.status == 422)
         #expect(response.json["code"] as? String == "ISSUER_CERTIFICATE_UNTRUSTED")
         #expect(lists.fetches("bits1") == 0)
+        await harness.stop()
+        await lists.stop()
+    }
+
+    /// A document signer that chains only with a granted warning (pre-publication EKU, IACA named lenient) is the
+    /// issuer's: its list is fetched, so a revoked document fails `STATUS_REVOKED` whether unknown status fails or
+    /// warns, and a valid one verifies under the default `status.unknown: "fail"`.
+    @Test(arguments: ["fail", "warn"])
+    func aLenientAnchorsRevokedDocumentNeverVerifies(unknown: String) async throws {
+        let lists = try StatusListServer()
+        let iaca = ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")
+        let fingerprint = try TrustAnchor(derBytes: try #require(
+            try CertificateParsing.derCertificates(from: try Fixtures.bytes(iaca)).first)).sha256
+        let harness = try ServiceHarness(anchors: [iaca]) { config in
+            config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecksByAnchor": [fingerprint: "lenient"]]
+            config["status"] = ["allowedSchemes": ["http"], "fetchTimeoutSeconds": 1, "maxListBytes": 65_536, "unknown": unknown]
+            config["outbound"] = ["allowedDestinations": ["127.0.0.1:\(StatusListServer.port)"]]
+        }
+        defer { Task { await harness.stop(); await lists.stop() } }
+        for (name, status, code) in [("anchor-pre-publication-lenient-revoked", 422, "STATUS_REVOKED"),
+                                     ("anchor-pre-publication-lenient-valid", 200, nil)] {
+            let entry = try #require(Self.manifest?["anchorCases"]?.array.first { $0["name"]?.string == name })
+            let response = try await harness.post("/v1/mdoc/verify", json: [
+                "deviceResponse": try Self.file(entry["deviceResponse"]?.string).base64EncodedString(),
+                "sessionTranscript": try Self.file(entry["sessionTranscript"]?.string).base64EncodedString(),
+            ])
+            let checks = (response.json["documents"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]]
+            let check = { (id: String) in checks?.first { $0["id"] as? String == id } }
+            #expect(response.status == status, "\(name): \(response.json)")
+            #expect(check("mso.status")?["code"] as? String == code, "\(name)")
+            #expect(check("issuer.certificateChain")?["code"] as? String == "DS_EKU_PRE_PUBLICATION")
+        }
+        #expect(lists.fetches("bits1") == 1, "one fetch, then the cache")
         await harness.stop()
         await lists.stop()
     }

@@ -12,6 +12,11 @@ struct StatusCheck: DocumentCheck {
         }
         let policy = context.options.statusPolicy
         guard policy.mode != .off else { return .notApplicable("status checking is off (status.mode)") }
+        // The same rule that decided which lists were fetched (MDocVerifier.prepare): a document that is not valid as
+        // issued fails on that check, and its MSO's references are not the issuer's word, so none was looked up.
+        if let reason = context.notValidAsIssuedReason {
+            return .notApplicable("not looked up: the document is not valid as issued (\(reason))")
+        }
         var findings: [(code: VerificationErrorCode?, detail: String)] = []
         if let list = references.statusList {
             let evidence = context.options.statusEvidence[.statusList(list)] ?? .unknown("the status list was not resolved")

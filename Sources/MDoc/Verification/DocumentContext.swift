@@ -15,17 +15,53 @@ struct DocumentContext: Sendable {
     let digests: DigestEvaluation
     /// The MSO's device key, read once (`mso.deviceKey` reports a failure; `device.authentication` uses the key).
     let deviceKey: Result<COSEKey, COSEError>
-    /// Outcomes already computed by ``MDocVerifier/prepare(_:sessionTranscript:options:)`` (the chain and the issuer
-    /// signature), used instead of evaluating those checks again.
-    var settledChain: CheckOutcome?
-    var settledIssuerSignature: CheckOutcome?
+    /// Outcomes already computed by ``MDocVerifier/prepare(_:sessionTranscript:options:)`` (the chain, its profile
+    /// and the issuer signature), used instead of evaluating those checks again.
+    private(set) var settledChain: CheckOutcome?
+    private(set) var settledProfile: CheckOutcome?
+    private(set) var settledIssuerSignature: CheckOutcome?
 
     /// The outcome `prepare` settled for a check, if any.
     func settled(_ id: VerificationCheckID) -> CheckOutcome? {
         switch id {
         case .issuerCertificateChain: settledChain
+        case .issuerCertificateProfile: settledProfile
         case .issuerSignature: settledIssuerSignature
         default: nil
+        }
+    }
+
+    /// Evaluates the checks that decide whether the document is valid as issued, once.
+    mutating func settleIssuerChecks() {
+        settledChain = CertificateChainCheck().evaluate(self)
+        settledProfile = CertificateProfileCheck().evaluate(self)
+        settledIssuerSignature = IssuerSignatureCheck().evaluate(self)
+    }
+
+    /// Why the document is not valid as issued, or nil when it is: its issuer is trusted and authentic. That holds
+    /// when the chain to a trusted IACA holds (passed, or a warning the operator granted), the certificate profile
+    /// does not fail (passed, a warning, or not applicable) and the signature over the MSO verifies (passed or
+    /// warning). A chain that is not applicable, or any of the three that failed, means it is not: nothing the MSO
+    /// says (its status references included) is the issuer's word then.
+    var notValidAsIssuedReason: String? {
+        Self.notValidAsIssuedReason(chain: settledChain ?? CertificateChainCheck().evaluate(self),
+                                    profile: settledProfile ?? CertificateProfileCheck().evaluate(self),
+                                    signature: settledIssuerSignature ?? IssuerSignatureCheck().evaluate(self))
+    }
+
+    /// The rule of ``notValidAsIssuedReason`` over the three outcomes.
+    static func notValidAsIssuedReason(chain: CheckOutcome, profile: CheckOutcome, signature: CheckOutcome) -> String? {
+        func failed(_ id: VerificationCheckID, _ code: VerificationErrorCode) -> String { "\(id.rawValue) failed (\(code.rawValue))" }
+        switch chain {
+        case .passed, .warning: break
+        case .failed(let code, _): return failed(.issuerCertificateChain, code)
+        case .notApplicable: return "\(VerificationCheckID.issuerCertificateChain.rawValue) did not apply"
+        }
+        if case .failed(let code, _) = profile { return failed(.issuerCertificateProfile, code) }
+        switch signature {
+        case .passed, .warning: return nil
+        case .failed(let code, _): return failed(.issuerSignature, code)
+        case .notApplicable: return "\(VerificationCheckID.issuerSignature.rawValue) did not apply"
         }
     }
 

@@ -54,11 +54,8 @@ public struct MDocVerifier: Sendable {
         var references = Set<StatusReferenceKey>()
         let contexts = response.documents.map { document in
             var context = DocumentContext(document: document, sessionTranscript: sessionTranscript, options: options, trust: trust)
-            let chain = CertificateChainCheck().evaluate(context)
-            let signature = IssuerSignatureCheck().evaluate(context)
-            context.settledChain = chain
-            context.settledIssuerSignature = signature
-            if case .passed = chain, case .passed = signature, let named = document.mobileSecurityObject.statusReferences {
+            context.settleIssuerChecks()
+            if context.notValidAsIssuedReason == nil, let named = document.mobileSecurityObject.statusReferences {
                 references.formUnion(named.keys)
             }
             return context

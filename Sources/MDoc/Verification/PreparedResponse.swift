@@ -6,7 +6,8 @@ public struct PreparedResponse: Sendable {
     let contexts: [DocumentContext]
     /// The status references worth fetching: those of documents that are otherwise valid as issued (the document
     /// signer chains to a trusted IACA, every certificate of the path is within its validity, the IACA may vouch for
-    /// the docType, and the signature over the MSO verifies). A reference in any other MSO is the sender's say-so
+    /// the docType, warnings the operator granted included; the certificate profile does not fail; the signature over
+    /// the MSO verifies: `DocumentContext.notValidAsIssuedReason`). A reference in any other MSO is the sender's say-so
     /// (or an issuer's that no longer counts), and fetching it would let a request make this service call a URI for
     /// a document that fails anyway.
     public let statusReferences: Set<StatusReferenceKey>
