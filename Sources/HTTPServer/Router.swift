@@ -31,7 +31,9 @@ public struct HTTPRoute: Sendable, Hashable, CustomStringConvertible {
 
 /// Routes requests by method and path pattern. Segments starting with `:` match one non-empty path segment
 /// and capture it (percent-decoded); other segments match literally. A pattern with more literal segments wins.
-/// A `HEAD` request falls back to the `GET` route. No route for the path gives 404; a route for the path but
+/// A `HEAD` request falls back to the `GET` route, unless that route was registered with `answersHead: false` (a
+/// `GET` with a side effect, such as taking a one-time record: `HEAD` must never run it), where `HEAD` is 405 and
+/// `Allow` does not name it. No route for the path gives 404; a route for the path but
 /// not for the method gives 405 with `Allow`.
 public struct Router: Sendable {
     enum Segment: Sendable, Hashable {
@@ -44,6 +46,8 @@ public struct Router: Sendable {
         var segments: [Segment]
         var literalCount: Int
         var handler: HTTPRouteHandler
+        /// Whether a `HEAD` request may run this `GET` route.
+        var answersHead: Bool
     }
 
     private var entries: [Entry] = []
@@ -55,15 +59,17 @@ public struct Router: Sendable {
     public var routes: [HTTPRoute] { entries.map(\.route) }
 
     /// Registers `handler` for `method` and `pattern` (which must start with `/`).
-    /// Registering the same method and pattern twice replaces the earlier handler.
-    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, handler: @escaping HTTPHandler) {
-        add(method, pattern, routeHandler: .task(handler))
+    /// Registering the same method and pattern twice replaces the earlier handler. A `GET` route with a side effect
+    /// passes `answersHead: false`, so that `HEAD` is refused (405) rather than run it.
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, answersHead: Bool = true,
+                             handler: @escaping HTTPHandler) {
+        add(method, pattern, routeHandler: .task(handler), answersHead: answersHead)
     }
 
     /// Registers an immediate handler (see ``HTTPImmediateHandler``).
-    public mutating func addImmediate(_ method: HTTPRequest.Method, _ pattern: String,
+    public mutating func addImmediate(_ method: HTTPRequest.Method, _ pattern: String, answersHead: Bool = true,
                                       handler: @escaping HTTPImmediateHandler) {
-        add(method, pattern, routeHandler: .immediate(handler))
+        add(method, pattern, routeHandler: .immediate(handler), answersHead: answersHead)
     }
 
     /// Registers an immediate `GET` handler (see ``HTTPImmediateHandler``).
@@ -71,14 +77,15 @@ public struct Router: Sendable {
         addImmediate(.get, pattern, handler: handler)
     }
 
-    mutating func add(_ method: HTTPRequest.Method, _ pattern: String, routeHandler handler: HTTPRouteHandler) {
+    mutating func add(_ method: HTTPRequest.Method, _ pattern: String, routeHandler handler: HTTPRouteHandler,
+                      answersHead: Bool = true) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with /: \(pattern)")
         let segments = Router.segments(of: pattern).map { s -> Segment in
             s.hasPrefix(":") && s.count > 1 ? .parameter(String(s.dropFirst())) : .literal(String(s))
         }
         let literalCount = segments.reduce(0) { if case .literal = $1 { return $0 + 1 } else { return $0 } }
         let entry = Entry(route: HTTPRoute(method: method, pattern: pattern), segments: segments,
-                          literalCount: literalCount, handler: handler)
+                          literalCount: literalCount, handler: handler, answersHead: method == .get && answersHead)
         if let i = entries.firstIndex(where: { $0.route == entry.route }) {
             entries[i] = entry
         } else {
@@ -130,11 +137,11 @@ public struct Router: Sendable {
             }
             guard ok else { continue }
             allowed.insert(entry.route.method.rawValue)
-            if entry.route.method == .get { allowed.insert("HEAD") }
+            if entry.answersHead { allowed.insert("HEAD") }
             if entry.route.method == method {
                 if let current = best, current.entry.literalCount >= entry.literalCount { continue }
                 best = (entry, params)
-            } else if method == .head && entry.route.method == .get {
+            } else if method == .head && entry.answersHead {
                 if let current = getFallback, current.entry.literalCount >= entry.literalCount { continue }
                 getFallback = (entry, params)
             }

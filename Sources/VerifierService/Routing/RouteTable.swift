@@ -14,12 +14,14 @@ struct RouteTable {
     }
 
     /// Adds a route run as a task. With `metered`, the answer's verification outcome and the time taken are
-    /// recorded under that endpoint (`verifierd_verifications_total`, `verifierd_verification_seconds`).
+    /// recorded under that endpoint (`verifierd_verifications_total`, `verifierd_verification_seconds`). A `GET` that
+    /// takes a one-time record says so with `takesRecord`: `HEAD` is then 405 there, never a run of the `GET`.
     mutating func add<Caller>(_ group: RouteGroup<Caller>, _ method: HTTPRequest.Method, _ path: String, metered endpoint: String? = nil,
+                              takesRecord: Bool = false,
                               _ handler: @escaping @Sendable (HTTPServerRequest, Caller) async throws(ServiceProblem) -> HTTPServerResponse)
     {
         let metrics = self.metrics
-        router.add(method, path) { request in
+        router.add(method, path, answersHead: !takesRecord) { request in
             let started = ContinuousClock.now
             let response = await group.run(request, handler)
             if let endpoint { Self.meter(response, endpoint: endpoint, since: started, metrics: metrics) }
