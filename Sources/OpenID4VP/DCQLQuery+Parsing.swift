@@ -2,6 +2,21 @@ import MDoc
 import StrictJSON
 
 extension DCQLQuery {
+    /// verifierd's limits on a caller's query, beside the counts the caller passes (credentials, claims per
+    /// credential). Every array has one; a query over any is refused naming the member.
+    public enum Limits {
+        /// Entries of a credential query's `claim_sets`.
+        public static let maximumClaimSets = 16
+        /// Entries of `credential_sets`.
+        public static let maximumCredentialSets = 16
+        /// `options` of one `credential_sets` entry.
+        public static let maximumCredentialSetOptions = 16
+        /// Bytes of a credential or claim `id`.
+        public static let maximumIdentifierBytes = 64
+        /// Bytes of the whole query as it is sent on (unknown members included: they go into the request unchanged).
+        public static let maximumQueryBytes = 64 << 10
+    }
+
     /// Why a caller's query was refused, naming the member (`credentials[0].claims[2].path`).
     public struct Refusal: Error, Sendable {
         public let detail: String
@@ -12,6 +27,10 @@ extension DCQLQuery {
     /// by `claim_sets` and `credential_sets` must exist.
     public init(parsing raw: RawJSON, maximumCredentials: Int = 4, maximumClaims: Int = 256) throws(Refusal) {
         guard case .object(let top) = raw else { throw Refusal(detail: "dcql_query is not an object") }
+        let size = JSON(raw).serialized().count
+        guard size <= Limits.maximumQueryBytes else {
+            throw Refusal(detail: "dcql_query is \(size) bytes as sent on; at most \(Limits.maximumQueryBytes)")
+        }
         guard case .array(let list)? = top["credentials"], !list.isEmpty else {
             throw Refusal(detail: "dcql_query.credentials is not a non-empty array")
         }
@@ -63,9 +82,9 @@ extension DCQLQuery {
                     retain = flag
                 }
                 if let value = members["id"] {
-                    guard case .string(let claimId) = value, !claimId.isEmpty, claimId.unicodeScalars.allSatisfy(Self.isIdentifierScalar),
-                          claimIds.insert(claimId).inserted
-                    else { throw Refusal(detail: "\(claimPath).id is not a unique id of A-Z a-z 0-9 _ -") }
+                    guard case .string(let claimId) = value, !claimId.isEmpty, claimId.utf8.count <= Limits.maximumIdentifierBytes,
+                          claimId.unicodeScalars.allSatisfy(Self.isIdentifierScalar), claimIds.insert(claimId).inserted
+                    else { throw Refusal(detail: "\(claimPath).id is not a unique id of 1 to \(Limits.maximumIdentifierBytes) of A-Z a-z 0-9 _ -") }
                 }
                 guard !elements.contains(where: { $0.nameSpace == nameSpace && $0.element.identifier == identifier }) else {
                     throw Refusal(detail: "\(claimPath) asks for \(nameSpace)/\(identifier) a second time")
@@ -73,13 +92,14 @@ extension DCQLQuery {
                 elements.append((nameSpace, RequestedItems.Element(identifier, intentToRetain: retain)))
             }
             if let sets = query["claim_sets"] {
-                guard case .array(let options) = sets, !options.isEmpty else {
-                    throw Refusal(detail: "\(path).claim_sets is not a non-empty array")
+                guard case .array(let options) = sets, !options.isEmpty, options.count <= Limits.maximumClaimSets else {
+                    throw Refusal(detail: "\(path).claim_sets is not an array of 1 to \(Limits.maximumClaimSets) entries")
                 }
-                for option in options {
-                    guard case .array(let ids) = option, !ids.isEmpty,
+                for (optionIndex, option) in options.enumerated() {
+                    guard case .array(let ids) = option, !ids.isEmpty, ids.count <= claimIds.count,
+                          Set(ids.compactMap { if case .string(let claimId) = $0 { claimId } else { nil } }).count == ids.count,
                           ids.allSatisfy({ if case .string(let claimId) = $0 { return claimIds.contains(claimId) } else { return false } })
-                    else { throw Refusal(detail: "\(path).claim_sets has an entry that is not a non-empty list of the query's claim ids") }
+                    else { throw Refusal(detail: "\(path).claim_sets[\(optionIndex)] is not a non-empty list of the query's claim ids, each once") }
                 }
             }
             var nameSpaces: [(nameSpace: String, elements: [RequestedItems.Element])] = []
@@ -95,19 +115,26 @@ extension DCQLQuery {
         }
         var credentialSets: [CredentialSet] = []
         if let sets = top["credential_sets"] {
-            guard case .array(let entries) = sets, !entries.isEmpty, entries.count <= 16 else {
-                throw Refusal(detail: "dcql_query.credential_sets is not a non-empty array")
+            guard case .array(let entries) = sets, !entries.isEmpty, entries.count <= Limits.maximumCredentialSets else {
+                throw Refusal(detail: "dcql_query.credential_sets is not an array of 1 to \(Limits.maximumCredentialSets) entries")
             }
             for (index, entry) in entries.enumerated() {
                 guard case .object(let set) = entry, case .array(let options)? = set["options"], !options.isEmpty,
-                      options.allSatisfy({ option in
-                          guard case .array(let ids) = option, !ids.isEmpty else { return false }
-                          return ids.allSatisfy { id in
+                      options.count <= Limits.maximumCredentialSetOptions
+                else {
+                    throw Refusal(detail: "dcql_query.credential_sets[\(index)].options is not an array of 1 to \(Limits.maximumCredentialSetOptions) options")
+                }
+                for (optionIndex, option) in options.enumerated() {
+                    guard case .array(let ids) = option, !ids.isEmpty, ids.count <= credentials.count,
+                          Set(ids.compactMap { if case .string(let text) = $0 { text } else { nil } }).count == ids.count,
+                          ids.allSatisfy({ id in
                               if case .string(let text) = id { return credentials.contains { $0.id == text } }
                               return false
-                          }
-                      })
-                else { throw Refusal(detail: "dcql_query.credential_sets[\(index)].options is not a non-empty list of lists of the query's credential ids") }
+                          })
+                    else {
+                        throw Refusal(detail: "dcql_query.credential_sets[\(index)].options[\(optionIndex)] is not a non-empty list of the query's credential ids, each once")
+                    }
+                }
                 var required = true
                 if let value = set["required"] {
                     guard case .bool(let flag) = value else {

@@ -3,7 +3,8 @@ import Synchronization
 
 /// The default ``SessionStore``: one process, bounded, swept as it goes.
 ///
-/// - At most `maximumSessions` live sessions. When full, expired ones are evicted first; if none has expired,
+/// - At most `maximumSessions` live sessions holding at most `maximumBytes` of payload, none larger than
+///   `maximumRecordBytes`: the store's memory has that ceiling (plus a fixed cost per session). When full, expired ones are evicted first; if none has expired,
 ///   ``insert(_:quota:now:)`` fails with ``SessionStoreError/full(maximum:)``; a kind or an owner over its
 ///   ``SessionQuota`` fails with ``SessionStoreError/quotaExceeded(_:maximum:)`` (counts kept as sessions come and go).
 /// - A taken or expired session leaves a tombstone (its ID, kind and expiry only: the payload is released, and
@@ -26,6 +27,9 @@ public final class InMemorySessionStore: SessionStore {
         /// Live sessions per kind and per kind and owner, kept with `live` so quotas cost no scan.
         var liveByKind: [String: Int] = [:]
         var liveByOwner: [OwnerKey: Int] = [:]
+        /// Payload bytes of the live sessions, all together and per kind and owner.
+        var liveBytes = 0
+        var liveBytesByOwner: [OwnerKey: Int] = [:]
     }
 
     struct OwnerKey: Hashable {
@@ -34,12 +38,19 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public let maximumSessions: Int
+    /// The payload bytes all live sessions may hold together.
+    public let maximumBytes: Int
+    /// The payload bytes one session may hold.
+    public let maximumRecordBytes: Int
     public let tombstoneSeconds: TimeInterval
     public let sweepIntervalSeconds: TimeInterval
     private let state = Mutex(State())
 
-    public init(maximumSessions: Int, tombstoneSeconds: TimeInterval = 3600, sweepIntervalSeconds: TimeInterval = 10) {
+    public init(maximumSessions: Int, maximumBytes: Int = .max, maximumRecordBytes: Int = .max,
+                tombstoneSeconds: TimeInterval = 3600, sweepIntervalSeconds: TimeInterval = 10) {
         self.maximumSessions = max(1, maximumSessions)
+        self.maximumBytes = max(1, maximumBytes)
+        self.maximumRecordBytes = max(1, maximumRecordBytes)
         self.tombstoneSeconds = tombstoneSeconds
         self.sweepIntervalSeconds = sweepIntervalSeconds
     }
@@ -99,6 +110,43 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
+    public func fill(id: String, kind: String, payload: SecretBytes, now: Date) -> SessionFillResult {
+        state.withLock { state in
+            if let record = state.live[id], record.kind == kind {
+                guard record.expiresAt > now else { return .expired }
+                guard record.payload.count == 0 else { return .alreadyFilled }
+                // The same record in its place: the counts do not change; its bytes are counted (a result is bounded by
+                // the verification that made it, and its room was reserved by count).
+                let filled = SessionRecord(id: id, kind: kind, createdAt: record.createdAt, expiresAt: record.expiresAt,
+                                           payload: payload, owner: record.owner)
+                uncount(record, in: &state)
+                state.live[id] = filled
+                count(filled, in: &state)
+                return .filled
+            }
+            if let tombstone = state.tombstones[id], tombstone.kind == kind {
+                return tombstone.wasUsed ? .alreadyFilled : .expired
+            }
+            return .notFound
+        }
+    }
+
+    public func takeFilled(id: String, kind: String, owner: String?, now: Date) -> SessionFilledTakeResult {
+        let pending = state.withLock { state in
+            guard let record = state.live[id], record.kind == kind, owner == nil || owner == record.owner else { return false }
+            return record.expiresAt > now && record.payload.count == 0
+        }
+        if pending { return .pending }
+        // Filled between the two locks is still one take: take() hands the record out at most once.
+        switch take(id: id, kind: kind, owner: owner, now: now) {
+        case .taken(let record): return .taken(record)
+        case .alreadyUsed: return .alreadyUsed
+        case .expired: return .expired
+        case .notFound: return .notFound
+        case .unavailable(let reason): return .unavailable(reason)
+        }
+    }
+
     @discardableResult
     public func sweep(now: Date) -> Int {
         state.withLock { sweep(&$0, now: now) }
@@ -106,7 +154,8 @@ public final class InMemorySessionStore: SessionStore {
 
     public func statistics(now: Date) -> SessionStoreStatistics {
         state.withLock {
-            SessionStoreStatistics(live: $0.live.count, tombstones: $0.tombstones.count, maximum: maximumSessions)
+            SessionStoreStatistics(live: $0.live.count, tombstones: $0.tombstones.count, maximum: maximumSessions,
+                                   liveBytes: $0.liveBytes)
         }
     }
 
@@ -132,23 +181,33 @@ public final class InMemorySessionStore: SessionStore {
 
     /// Why `record` does not fit the store's maximum or `quota` as the counts stand; nil when it fits.
     private func refusal(of record: SessionRecord, quota: SessionQuota, in state: State) -> SessionStoreError? {
+        if record.payload.count > maximumRecordBytes { return .recordTooLarge(maximum: maximumRecordBytes) }
         if state.live.count >= maximumSessions { return .full(maximum: maximumSessions) }
+        if state.liveBytes > maximumBytes - record.payload.count { return .fullBytes(maximum: maximumBytes) }
         if state.liveByKind[record.kind, default: 0] >= quota.perKind { return .quotaExceeded(.kind, maximum: quota.perKind) }
         if state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] >= quota.perOwner {
             return .quotaExceeded(.owner, maximum: quota.perOwner)
+        }
+        if state.liveBytesByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] > quota.perOwnerBytes - record.payload.count {
+            return .quotaExceeded(.ownerBytes, maximum: quota.perOwnerBytes)
         }
         return nil
     }
 
     private func count(_ record: SessionRecord, in state: inout State) {
+        let owner = OwnerKey(kind: record.kind, owner: record.owner)
         state.liveByKind[record.kind, default: 0] += 1
-        state.liveByOwner[OwnerKey(kind: record.kind, owner: record.owner), default: 0] += 1
+        state.liveByOwner[owner, default: 0] += 1
+        state.liveBytes += record.payload.count
+        state.liveBytesByOwner[owner, default: 0] += record.payload.count
     }
 
     private func uncount(_ record: SessionRecord, in state: inout State) {
         let owner = OwnerKey(kind: record.kind, owner: record.owner)
         state.liveByKind[record.kind] = state.liveByKind[record.kind].flatMap { $0 > 1 ? $0 - 1 : nil }
         state.liveByOwner[owner] = state.liveByOwner[owner].flatMap { $0 > 1 ? $0 - 1 : nil }
+        state.liveBytes -= record.payload.count
+        state.liveBytesByOwner[owner] = state.liveBytesByOwner[owner].flatMap { $0 > record.payload.count ? $0 - record.payload.count : nil }
     }
 
     private func addTombstone(_ state: inout State, id: String, _ tombstone: Tombstone) {

@@ -17,6 +17,15 @@ public protocol SessionStore: Sendable {
     /// Whether the session is still open (not taken, not expired), without taking it: for flows whose caller polls
     /// for a result another party completes (OpenID4VP cross-device).
     func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence
+    /// Fills a reservation: a live record of this kind stored with an empty payload (room kept for a result that
+    /// another party completes later) gets `payload`, keeping its ID, kind, owner and expiry. It takes no new room,
+    /// so no maximum or quota can refuse it; a reservation already filled, taken or expired is not filled again.
+    func fill(id: String, kind: String, payload: SecretBytes, now: Date) async -> SessionFillResult
+
+    /// Takes a filled reservation (see ``fill(id:kind:payload:now:)``) once, like ``take(id:kind:owner:now:)``; one
+    /// still empty is ``SessionFilledTakeResult/pending`` and stays where it is.
+    func takeFilled(id: String, kind: String, owner: String?, now: Date) async -> SessionFilledTakeResult
+
     /// Drops expired sessions and old tombstones; returns how many sessions were dropped.
     @discardableResult
     func sweep(now: Date) async -> Int
@@ -37,17 +46,20 @@ extension SessionStore {
     }
 }
 
-/// How many live sessions one kind, and one owner within that kind, may hold at once, so one flow or one client
-/// cannot fill the store that the others share.
+/// How many live sessions one kind, and one owner within that kind, may hold at once, and how many payload bytes,
+/// so one flow or one client cannot fill the store that the others share, by count or by size.
 public struct SessionQuota: Sendable, Equatable {
     /// Live sessions of the record's kind, all owners together.
     public var perKind: Int
     /// Live sessions of the record's kind and owner.
     public var perOwner: Int
+    /// Payload bytes of the live sessions of the record's kind and owner.
+    public var perOwnerBytes: Int
 
-    public init(perKind: Int, perOwner: Int) {
+    public init(perKind: Int, perOwner: Int, perOwnerBytes: Int = .max) {
         self.perKind = max(1, perKind)
         self.perOwner = max(1, perOwner)
+        self.perOwnerBytes = max(1, perOwnerBytes)
     }
 
     /// Only the store's own maximum applies.
@@ -60,6 +72,8 @@ public enum SessionQuotaScope: String, Sendable, Equatable {
     case kind
     /// The record's owner holds ``SessionQuota/perOwner`` live sessions of this kind.
     case owner
+    /// The record's owner holds ``SessionQuota/perOwnerBytes`` payload bytes of this kind (with this record, more).
+    case ownerBytes
 }
 
 /// The answer to ``SessionStore/take(id:kind:owner:now:)``.
@@ -84,10 +98,35 @@ public enum SessionPresence: Sendable, Equatable {
     case unavailable(String)
 }
 
+/// The answer to ``SessionStore/fill(id:kind:payload:now:)``.
+public enum SessionFillResult: Sendable, Equatable {
+    case filled
+    /// The reservation holds a payload already (filled before), or was taken.
+    case alreadyFilled
+    case expired
+    case notFound
+    case unavailable(String)
+}
+
+/// The answer to ``SessionStore/takeFilled(id:kind:owner:now:)``.
+public enum SessionFilledTakeResult: Sendable {
+    case taken(SessionRecord)
+    /// The reservation is live and still empty: nothing was taken.
+    case pending
+    case alreadyUsed
+    case expired
+    case notFound
+    case unavailable(String)
+}
+
 /// Why a session could not be stored.
 public enum SessionStoreError: Error, Sendable, Equatable {
     /// The store holds its maximum number of live sessions.
     case full(maximum: Int)
+    /// The live sessions' payloads and this record's would exceed the store's byte maximum.
+    case fullBytes(maximum: Int)
+    /// This record's payload alone is larger than the store keeps for one session.
+    case recordTooLarge(maximum: Int)
     /// The record's kind, or its owner within the kind, holds its quota of live sessions.
     case quotaExceeded(SessionQuotaScope, maximum: Int)
     /// The backing store failed (e.g. a database is unreachable).
@@ -99,11 +138,14 @@ public struct SessionStoreStatistics: Sendable, Equatable {
     public var live: Int
     public var tombstones: Int
     public var maximum: Int
+    /// Payload bytes of the live sessions (nil where the store does not count them).
+    public var liveBytes: Int?
 
-    public init(live: Int, tombstones: Int, maximum: Int) {
+    public init(live: Int, tombstones: Int, maximum: Int, liveBytes: Int? = nil) {
         self.live = live
         self.tombstones = tombstones
         self.maximum = maximum
+        self.liveBytes = liveBytes
     }
 }
 

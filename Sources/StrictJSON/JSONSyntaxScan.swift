@@ -9,7 +9,8 @@ import Encodings
 /// Names are compared after unescaping (`"a"` and `"\u0061"` are one name) and as Swift strings, so names that
 /// are canonically equivalent (a Swift `Dictionary` keeps one of them) are duplicates too. Work is bounded: each
 /// byte is read once, depth is at most ``maximumDepth``, and each name is compared with at most
-/// ``linearNames`` others before an object's names go into a set.
+/// ``linearNames`` others before an object's names go into a set; a caller may bound the number of values too
+/// (request bodies: ``StrictJSONBody/maximumValues``), since what reads the text next pays per value.
 public enum JSONSyntaxScan {
     static let maximumDepth = 256
     /// The most names compared one by one in an object; a larger object's names go into a set.
@@ -28,8 +29,9 @@ public enum JSONSyntaxScan {
     }
 
     /// The first failure: a syntax error, or a duplicate name (with ``Failure/duplicate``).
-    public static func check(_ bytes: [UInt8]) -> Failure? {
+    public static func check(_ bytes: [UInt8], maximumValues: Int = .max) -> Failure? {
         var scan = Scanner(bytes: bytes)
+        scan.valuesLeft = maximumValues
         do throws(Failure) {
             scan.skipSpace()
             try scan.value(depth: 0)
@@ -67,6 +69,8 @@ public enum JSONSyntaxScan {
         var names: [Name] = []
         /// Where the value being read sits.
         var path: [Step] = []
+        /// How many more values (of any kind, members and elements included) the text may hold.
+        var valuesLeft = Int.max
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -85,6 +89,8 @@ public enum JSONSyntaxScan {
 
         mutating func value(depth: Int) throws(Failure) {
             guard depth < maximumDepth else { throw fail("nested too deeply") }
+            guard valuesLeft > 0 else { throw fail("more values than the limit") }
+            valuesLeft -= 1
             switch current {
             case UInt8(ascii: "{"):
                 index += 1

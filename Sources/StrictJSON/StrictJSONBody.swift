@@ -7,6 +7,11 @@ public enum StrictJSONBody {
         public let detail: String
     }
 
+    /// The most JSON values (objects, arrays, strings, numbers, literals) a body may hold: a DCQL query at
+    /// verifierd's largest (4 credentials of 256 claims) holds about 6,200. Foundation's decoder and ``RawJSON``
+    /// pay per value, so the scan refuses more before they run.
+    public static let maximumValues = 8_192
+
     /// Flat bodies of strings and booleans (every verify request) are read in place by ``FlatJSONDecoder``; any
     /// other body, and every body that fails there, goes through Foundation's decoder, whose errors are reported.
     /// Both refuse unknown fields through ``StrictBody``. A name repeated within an object, at any depth, is
@@ -19,7 +24,10 @@ public enum StrictJSONBody {
             return value.body
         }
         // A flat object that was read has no nesting and no repeated name: only the others need the scan.
-        if object == nil, let failure = JSONSyntaxScan.check(bytes) {
+        if object == nil, let failure = JSONSyntaxScan.check(bytes, maximumValues: maximumValues) {
+            if failure.reason == "more values than the limit" {
+                throw Refusal(detail: "the body holds more than \(maximumValues) JSON values")
+            }
             guard let path = failure.duplicate else { throw Refusal(detail: "the body is not valid JSON") }
             throw Refusal(detail: duplicateField(path))
         }

@@ -77,11 +77,11 @@ struct InMemorySessionStoreTests {
         let store = InMemorySessionStore(maximumSessions: 1000, tombstoneSeconds: 300)
         for index in 0..<500 { try store.insert(Self.record("s\(index)"), now: Self.start) }
         for index in 0..<250 { _ = store.take(id: "s\(index)", kind: "web", now: Self.start) }
-        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 250, tombstones: 250, maximum: 1000))
+        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 250, tombstones: 250, maximum: 1000, liveBytes: 750))
         #expect(store.sweep(now: Self.start.addingTimeInterval(301)) == 250)
         #expect(store.statistics(now: Self.start).live == 0)
         store.sweep(now: Self.start.addingTimeInterval(301 + 301))
-        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 1000))
+        #expect(store.statistics(now: Self.start) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 1000, liveBytes: 0))
     }
 
     @Test func tombstonesAreBounded() throws {
