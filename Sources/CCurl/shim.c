@@ -72,3 +72,16 @@ CURLcode vd_curl_install_callbacks(CURL *handle, vd_transfer_callbacks *callback
     if ((code = curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, vd_write_header)) != CURLE_OK) return code;
     return curl_easy_setopt(handle, CURLOPT_HEADERDATA, callbacks);
 }
+
+int vd_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
+    int left = 0;
+    CURLMsg *message;
+    while ((message = curl_multi_info_read(multi, &left)) != NULL) {
+        if (message->msg == CURLMSG_DONE) {
+            *easy = message->easy_handle;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}

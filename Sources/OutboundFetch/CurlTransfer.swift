@@ -1,8 +1,9 @@
 import CCurl
 import Foundation
 
-/// One HTTP exchange through libcurl, blocking its thread: no redirect followed, every connection's address checked
-/// by the policy at connect time, the body cut off at the limit while it arrives.
+/// One HTTP exchange through libcurl, run by the ``FetchDriver`` (never blocking a thread of its own): no redirect
+/// followed, every connection's address checked by the policy at connect time, the body cut off at the limit while it
+/// arrives. Its callbacks run on the driver's thread only.
 final class CurlTransfer {
     struct Answer {
         let status: Int
@@ -14,55 +15,34 @@ final class CurlTransfer {
     static let initialized: Bool = vd_curl_global_init() == CURLE_OK
     static let maximumHeaderBytes = 64 << 10
 
+    /// The easy handle; cleaned up with the transfer.
+    let handle: UnsafeMutableRawPointer
+    /// Where the connection goes (`host:port`), for the driver's per-destination limit.
+    let destination: String
     private let policy: DestinationPolicy
     private let urlHost: String
-    private let maximumBodyBytes: Int
+    private let limits: FetchLimits
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let callbacks: UnsafeMutablePointer<vd_transfer_callbacks>
     private var body: [UInt8] = []
     private var headers: [(name: String, value: String)] = []
     private var headerBytes = 0
     private var refusal: String?
     private var tooLarge = false
 
-    private init(policy: DestinationPolicy, urlHost: String, maximumBodyBytes: Int) {
+    /// A GET of `url` (already checked by the policy) with `requestHeaders`, ready to be added to a multi handle.
+    init(_ url: String, urlHost: String, port: Int, requestHeaders: [String], limits: FetchLimits,
+         policy: DestinationPolicy) throws(FetchError) {
+        guard Self.initialized, let handle = curl_easy_init() else { throw FetchError(.failed, "libcurl is unavailable") }
+        self.handle = handle
+        self.destination = "\(urlHost):\(port)"
         self.policy = policy
         self.urlHost = urlHost
-        self.maximumBodyBytes = maximumBodyBytes
-    }
-
-    /// GETs `url` (already checked by the policy) with `requestHeaders`, within `timeout` seconds.
-    static func get(_ url: String, urlHost: String, requestHeaders: [String], limits: FetchLimits, timeout: TimeInterval,
-                    policy: DestinationPolicy) -> Result<Answer, FetchError> {
-        guard initialized, let handle = curl_easy_init() else { return .failure(FetchError(.failed, "libcurl is unavailable")) }
-        defer { curl_easy_cleanup(handle) }
-        let transfer = CurlTransfer(policy: policy, urlHost: urlHost, maximumBodyBytes: limits.maximumBodyBytes)
-        var list: UnsafeMutablePointer<curl_slist>?
-        for header in requestHeaders + ["Expect:"] { list = curl_slist_append(list, header) }
-        defer { curl_slist_free_all(list) }
-        let timeoutMs = max(1, Int(timeout * 1000))
-        var ok = true
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_URL, url) == CURLE_OK
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1) == CURLE_OK
-        // Environment proxies would connect elsewhere than the checked address: never used.
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_PROXY, "") == CURLE_OK
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_NOPROXY, "*") == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, max(1, Int(limits.connectTimeout * 1000)))) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.idleTimeout.rounded(.up)))) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1) == CURLE_OK
-        ok = ok && vd_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2) == CURLE_OK
-        ok = ok && vd_curl_setopt_string(handle, CURLOPT_USERAGENT, "verifierd") == CURLE_OK
-        ok = ok && vd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list) == CURLE_OK
-        guard ok else { return .failure(FetchError(.failed, "libcurl refused an option")) }
-
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        var callbacks = vd_transfer_callbacks(
-            context: context,
+        self.limits = limits
+        callbacks = .allocate(capacity: 1)
+        for header in requestHeaders + ["Expect:"] { headerList = curl_slist_append(headerList, header) }
+        callbacks.initialize(to: vd_transfer_callbacks(
+            context: nil,
             destination: { context, address, length, port in
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
                 return transfer.allow(UnsafeBufferPointer(start: address, count: Int(length)), port: Int(port)) ? 1 : 0
@@ -74,22 +54,55 @@ final class CurlTransfer {
             header: { context, bytes, length in
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
                 return transfer.receiveHeader(UnsafeRawBufferPointer(start: bytes, count: length))
-            })
-        let code = withUnsafeMutablePointer(to: &callbacks) { pointer -> CURLcode in
-            guard vd_curl_install_callbacks(handle, pointer) == CURLE_OK else { return CURLE_FAILED_INIT }
-            return withExtendedLifetime(transfer) { curl_easy_perform(handle) }
-        }
-        if let refusal = transfer.refusal { return .failure(FetchError(.refused, refusal)) }
-        if transfer.tooLarge {
-            return .failure(FetchError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes"))
-        }
+            }))
+        // Unretained: the driver keeps the transfer alive while libcurl may call back.
+        callbacks.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        var ok = true
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_URL, url) == CURLE_OK
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1) == CURLE_OK
+        // Environment proxies would connect elsewhere than the checked address: never used.
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_PROXY, "") == CURLE_OK
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_NOPROXY, "*") == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.idleTimeout.rounded(.up)))) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1) == CURLE_OK
+        ok = ok && vd_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2) == CURLE_OK
+        ok = ok && vd_curl_setopt_string(handle, CURLOPT_USERAGENT, "verifierd") == CURLE_OK
+        ok = ok && vd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
+        ok = ok && vd_curl_install_callbacks(handle, callbacks) == CURLE_OK
+        guard ok else { throw FetchError(.failed, "libcurl refused an option") }
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        callbacks.deallocate()
+    }
+
+    /// Sets what is left of the fetch's deadline as this transfer's whole time (and its connect time, within the
+    /// configured connect timeout), just before it starts.
+    func startWithin(_ remaining: Duration) -> Bool {
+        let milliseconds = max(1, Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+        let connect = min(milliseconds, max(1, Int(limits.connectTimeout * 1000)))
+        return vd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds) == CURLE_OK
+            && vd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connect) == CURLE_OK
+    }
+
+    /// The outcome once libcurl says the transfer ended with `code`; `timeout` names the fetch's whole deadline.
+    func outcome(_ code: CURLcode, timeout: TimeInterval) -> Result<Answer, FetchError> {
+        if let refusal { return .failure(FetchError(.refused, refusal)) }
+        if tooLarge { return .failure(FetchError(.tooLarge, "the body is larger than \(limits.maximumBodyBytes) bytes")) }
         guard code == CURLE_OK else { return .failure(Self.failure(code, timeout: timeout, idle: limits.idleTimeout)) }
         var status = 0
         _ = vd_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var redirect: UnsafeMutablePointer<CChar>?
         _ = vd_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
-        return .success(Answer(status: status, body: transfer.body, headers: transfer.headers,
-                               redirectURL: redirect.map { String(cString: $0) }))
+        return .success(Answer(status: status, body: body, headers: headers, redirectURL: redirect.map { String(cString: $0) }))
     }
 
     static func failure(_ code: CURLcode, timeout: TimeInterval, idle: TimeInterval) -> FetchError {
@@ -125,7 +138,7 @@ final class CurlTransfer {
     }
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard body.count + bytes.count <= maximumBodyBytes else {
+        guard body.count + bytes.count <= limits.maximumBodyBytes else {
             tooLarge = true
             return 0
         }
@@ -144,7 +157,7 @@ final class CurlTransfer {
         guard let colon = line.firstIndex(of: ":") else { return bytes.count }
         let name = line[..<colon].lowercased()
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        if name == "content-length", let declared = Int(value), declared > maximumBodyBytes {
+        if name == "content-length", let declared = Int(value), declared > limits.maximumBodyBytes {
             tooLarge = true
             return 0
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The one way verifierd reaches another server (status lists, VICALs): libcurl under a ``DestinationPolicy``.
@@ -6,60 +5,70 @@ import Foundation
 /// Each fetch checks the URL's scheme and form, lets libcurl connect only to addresses the policy allows (checked at
 /// connect time, so a name that resolves differently later changes nothing), follows at most
 /// `policy.maximumRedirects` redirects itself, checking each hop again (no https to http), and caps the body while
-/// it arrives. Transfers block a Dispatch worker, never the caller's task.
+/// it arrives. Transfers run on one ``FetchDriver`` (libcurl's multi interface on one thread): no Dispatch worker and
+/// no task is held while a server is slow. A fetch's deadline (`limits.totalTimeout`) counts from when it is asked
+/// for, waiting for a free transfer and every redirect included.
 public final class OutboundFetcher: Sendable {
     public let policy: DestinationPolicy
-    private let queue = DispatchQueue(label: "verifierd.outbound-fetch", attributes: .concurrent)
+    /// Transfers at once, all destinations together, by default.
+    public static let defaultMaximumTransfers = 32
+    /// Transfers at once to one `host:port`, by default.
+    public static let defaultMaximumPerDestination = 4
+    let driver: FetchDriver
 
-    public init(policy: DestinationPolicy) {
+    public init(policy: DestinationPolicy, maximumTransfers: Int = OutboundFetcher.defaultMaximumTransfers,
+                maximumPerDestination: Int = OutboundFetcher.defaultMaximumPerDestination) {
         self.policy = policy
+        driver = FetchDriver(maximumTransfers: maximumTransfers, maximumPerDestination: maximumPerDestination)
     }
 
     /// GETs `url` with `headers` (`Name: value` lines) under `limits`. Any status is returned (the caller decides
     /// what 200 or 304 mean) except redirects, which are followed.
     public func get(_ url: String, headers: [String] = [], limits: FetchLimits) async throws(FetchError) -> FetchResponse {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<FetchResponse, FetchError>, Never>) in
-            queue.async { [self] in continuation.resume(returning: fetchBlocking(url, headers: headers, limits: limits)) }
-        }
-        return try result.get()
-    }
-
-    /// The redirect loop, on a worker thread.
-    func fetchBlocking(_ url: String, headers: [String], limits: FetchLimits) -> Result<FetchResponse, FetchError> {
-        let deadline = Date().addingTimeInterval(limits.totalTimeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(1, limits.totalTimeout * 1000)))
         var current = url
         var previousScheme: String?
         var redirects = 0
         /// A failure at this hop, naming the redirect that led there.
-        func failure(_ error: FetchError) -> Result<FetchResponse, FetchError> {
-            .failure(redirects == 0 ? error : FetchError(error.kind, "redirect \(redirects): \(error.reason)"))
+        func failure(_ error: FetchError) -> FetchError {
+            redirects == 0 ? error : FetchError(error.kind, "redirect \(redirects): \(error.reason)")
         }
         while true {
             let target: Target
             switch Self.target(current) {
             case .success(let parsed): target = parsed
-            case .failure(let error): return failure(error)
+            case .failure(let error): throw failure(error)
             }
             if let reason = policy.refusal(scheme: target.scheme, host: target.host, port: target.port,
                                            previousScheme: previousScheme) {
-                return failure(FetchError(.refused, reason))
+                throw failure(FetchError(.refused, reason))
             }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else {
-                return .failure(FetchError(.timedOut, "no complete answer within \(CurlTransfer.seconds(limits.totalTimeout)) s"))
+            guard ContinuousClock.now < deadline else {
+                throw FetchError(.timedOut, "no complete answer within \(CurlTransfer.seconds(limits.totalTimeout)) s")
+            }
+            let transfer: CurlTransfer
+            do throws(FetchError) {
+                transfer = try CurlTransfer(current, urlHost: target.host, port: target.port, requestHeaders: headers,
+                                            limits: limits, policy: policy)
+            } catch {
+                throw failure(error)
+            }
+            let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlTransfer.Answer, FetchError>, Never>) in
+                driver.submit(FetchDriver.Job(transfer: transfer, deadline: deadline, timeout: limits.totalTimeout) {
+                    continuation.resume(returning: $0)
+                })
             }
             let answer: CurlTransfer.Answer
-            switch CurlTransfer.get(current, urlHost: target.host, requestHeaders: headers, limits: limits,
-                                    timeout: remaining, policy: policy) {
+            switch outcome {
             case .success(let got): answer = got
-            case .failure(let error): return failure(error)
+            case .failure(let error): throw failure(error)
             }
             if [301, 302, 303, 307, 308].contains(answer.status) {
                 guard let next = answer.redirectURL else {
-                    return .failure(FetchError(.failed, "a redirect (\(answer.status)) without a usable Location"))
+                    throw FetchError(.failed, "a redirect (\(answer.status)) without a usable Location")
                 }
                 guard redirects < policy.maximumRedirects else {
-                    return .failure(FetchError(.refused, "more than \(policy.maximumRedirects) redirects"))
+                    throw FetchError(.refused, "more than \(policy.maximumRedirects) redirects")
                 }
                 redirects += 1
                 previousScheme = target.scheme
@@ -67,9 +76,9 @@ public final class OutboundFetcher: Sendable {
                 continue
             }
             func header(_ name: String) -> String? { answer.headers.last { $0.name == name }?.value }
-            return .success(FetchResponse(status: answer.status, body: answer.body, etag: header("etag"),
-                                          lastModified: header("last-modified"), contentType: header("content-type"),
-                                          url: current, redirects: redirects))
+            return FetchResponse(status: answer.status, body: answer.body, etag: header("etag"),
+                                 lastModified: header("last-modified"), contentType: header("content-type"),
+                                 url: current, redirects: redirects)
         }
     }
 

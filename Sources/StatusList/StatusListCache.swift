@@ -6,6 +6,10 @@ import TrustStore
 /// verifications await the same fetch), each kept until min(ttl, exp, `cacheSeconds`) after it was fetched. With
 /// ``SharedStatusLists`` (several replicas), one replica fetches a list per refresh and the others verify its bytes.
 ///
+/// The lists kept hold at most `maximumBytes` (``VerifiedStatusList/heldBytes``: an inflated list counts its
+/// statuses), and at most `capacity` lists: to make room, lists past their stale grace go first, then the least
+/// recently fetched; a list larger than the whole budget answers the verification that fetched it and is not kept.
+///
 /// When a refetch fails, the last good list may still answer for `staleGraceSeconds` after it went stale, as long
 /// as its own `exp` has not passed; its evidence then says how stale it is. Past that, the answer is unknown.
 public actor StatusListCache {
@@ -29,6 +33,8 @@ public actor StatusListCache {
         case fetched(host: String, outcome: String)
         case hit(host: String, ageSeconds: Double)
         case servedStale(host: String, ageSeconds: Double)
+        /// What the cache holds now, after a list was stored or evicted.
+        case held(lists: Int, bytes: Int)
     }
 
     public nonisolated let fetcher: any StatusListFetching
@@ -44,12 +50,19 @@ public actor StatusListCache {
     public nonisolated let sharedFailureSeconds: TimeInterval
     private let onEvent: @Sendable (Event) -> Void
     private var entries: [Key: Entry] = [:]
+    /// The sum of the kept lists' ``VerifiedStatusList/heldBytes``.
+    public private(set) var heldBytes = 0
     private var inFlight: [Key: Task<Result<Obtained, StatusListError>, Never>] = [:]
     /// Most lists kept; the least recently fetched goes first.
     public nonisolated let capacity: Int
+    /// Most bytes the kept lists hold together.
+    public nonisolated let maximumBytes: Int
+    /// The default byte budget: 64 MiB.
+    public static let defaultMaximumBytes = 64 << 20
 
     public init(fetcher: any StatusListFetching, verifier: StatusListTokenVerifier = StatusListTokenVerifier(),
                 cacheSeconds: TimeInterval = 300, staleGraceSeconds: TimeInterval = 3600, capacity: Int = 1024,
+                maximumBytes: Int = StatusListCache.defaultMaximumBytes,
                 shared: (any SharedStatusLists)? = nil, claimSeconds: TimeInterval = 15, sharedFailureSeconds: TimeInterval = 5,
                 onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.fetcher = fetcher
@@ -57,6 +70,7 @@ public actor StatusListCache {
         self.cacheSeconds = cacheSeconds
         self.staleGraceSeconds = staleGraceSeconds
         self.capacity = capacity
+        self.maximumBytes = maximumBytes
         self.shared = shared
         self.claimSeconds = claimSeconds
         self.sharedFailureSeconds = sharedFailureSeconds
@@ -94,7 +108,7 @@ public actor StatusListCache {
             case .success(let obtained):
                 if obtained.fetchedHere { onEvent(.fetched(host: host, outcome: "ok")) }
                 store(Entry(key: key, list: obtained.list, fetchedAt: obtained.fetchedAt,
-                            freshUntil: freshUntil(obtained.list, fetchedAt: obtained.fetchedAt)))
+                            freshUntil: freshUntil(obtained.list, fetchedAt: obtained.fetchedAt)), now: now)
             case .failure:
                 onEvent(.fetched(host: host, outcome: "failed"))
             }
@@ -179,11 +193,23 @@ public actor StatusListCache {
         return fetchedAt.addingTimeInterval(max(0, seconds))
     }
 
-    private func store(_ entry: Entry) {
-        if entries[entry.key] == nil, entries.count >= capacity,
-           let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
+    /// Keeps `entry` within the count and byte budgets: lists past their stale grace go first, then the least
+    /// recently fetched, until the new one fits; one larger than the whole budget is not kept.
+    private func store(_ entry: Entry, now: Date) {
+        if let replaced = entries.removeValue(forKey: entry.key) { heldBytes -= replaced.list.heldBytes }
+        let size = entry.list.heldBytes
+        defer { onEvent(.held(lists: entries.count, bytes: heldBytes)) }
+        guard size <= maximumBytes else { return }
+        for (key, old) in entries where now >= old.freshUntil.addingTimeInterval(staleGraceSeconds) {
+            entries[key] = nil
+            heldBytes -= old.list.heldBytes
+        }
+        while !entries.isEmpty, entries.count >= capacity || heldBytes + size > maximumBytes,
+              let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
             entries[oldest.key] = nil
+            heldBytes -= oldest.list.heldBytes
         }
         entries[entry.key] = entry
+        heldBytes += size
     }
 }

@@ -19,6 +19,17 @@ public struct VerifiedStatusList: Sendable {
     public let signerTrust: StatusEvidence.SignerTrust
     public let signerCertificate: [UInt8]
 
+    /// The bytes this list holds in memory: its statuses or identifiers (each with the set's own cost per entry),
+    /// its URI and its signer's certificate. What a cache counts against its byte budget.
+    public var heldBytes: Int {
+        let content: Int
+        switch self.content {
+        case .statusList(_, let statuses): content = statuses.count
+        case .identifierList(let identifiers): content = identifiers.reduce(0) { $0 + $1.count + 48 }
+        }
+        return content + uri.utf8.count + signerCertificate.count + 256
+    }
+
     /// The status at `index`, or nil when the index is out of range (the token must then be rejected).
     public func status(at index: UInt64) -> UInt8? {
         guard case .statusList(let bits, let statuses) = content else { return nil }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import OutboundFetch
+import Synchronization
 import Testing
 
 /// Real fetches over loopback through libcurl: what the allowlist opens works, everything else on this machine stays
@@ -164,5 +165,43 @@ struct OutboundFetcherTests {
         #expect(idle?.kind == .timedOut, "\(String(describing: idle))")
         stall.stop()
         await servers.stop()
+    }
+
+    /// A server that never answers, fetched 8 times at once with 2 transfers allowed to its `host:port`: the server
+    /// never sees more than 2 connections, and every fetch, waiting ones included, ends by its deadline counted from
+    /// when it was asked for (not from when a transfer started).
+    @Test func stalledFetchesWaitForRoomAndStillEndByTheirDeadline() async throws {
+        let inFlight = Mutex((now: 0, most: 0))
+        var router = Router()
+        router.get("/hang") { _ in
+            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            try? await Task.sleep(for: .seconds(3))
+            return .text("late")
+        }
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), router: router)
+        try server.start()
+        let fetcher = OutboundFetcher(policy: DestinationPolicy(allowed: [AllowedDestination("127.0.0.1:\(server.port)")!]),
+                                      maximumTransfers: 32, maximumPerDestination: 2)
+        let limits = FetchLimits(totalTimeout: 1, connectTimeout: 1, idleTimeout: 5, maximumBodyBytes: 1024)
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (FetchError?, Duration).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let error = await Self.refusal(fetcher, "http://127.0.0.1:\(server.port)/hang", limits: limits)
+                    return (error, ContinuousClock.now - started)
+                }
+            }
+            var all: [(FetchError?, Duration)] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 8)
+        for (error, elapsed) in outcomes {
+            #expect(error?.kind == .timedOut, "\(String(describing: error))")
+            #expect(elapsed < .milliseconds(1_500), "ended \(elapsed) after it was asked for, deadline 1 s")
+        }
+        #expect(inFlight.withLock { $0.most } <= 2, "at most 2 transfers to one host:port")
+        await server.shutdown(deadline: .seconds(1))
     }
 }

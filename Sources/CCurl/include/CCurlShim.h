@@ -33,4 +33,7 @@ CURLcode vd_curl_getinfo_string(CURL *handle, CURLINFO info, char **value);
 /// address actually used, not to a separate lookup.
 CURLcode vd_curl_install_callbacks(CURL *handle, vd_transfer_callbacks *callbacks);
 
+/// The next finished transfer of `multi`: 1 with its easy handle and result, 0 when none is left.
+int vd_curl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result);
+
 #endif
