@@ -71,7 +71,9 @@ public final class VerifierService: Sendable {
         self.now = now
         let status = configuration.status
         let outbound = OutboundFetcher(policy: DestinationPolicy(
-            allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects))
+            allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects),
+            maximumTransfers: configuration.outbound.maxConcurrentFetches,
+            maximumPerDestination: configuration.outbound.maxConcurrentFetchesPerHost)
         outbound.policy.refuse(listeningPorts: [configuration.server.port] + [configuration.server.plainHealthPort].compactMap { $0 })
         outboundFetcher = outbound
         let fetcher = statusFetcher ?? StatusListFetcher(limits: StatusFetchLimits(
@@ -93,6 +95,7 @@ public final class VerifierService: Sendable {
             fetcher: fetcher, verifier: StatusListTokenVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
             cacheSeconds: TimeInterval(status.cacheSeconds),
             staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
+            maximumBytes: status.cacheMaxBytes,
             // Replicas on PostgreSQL share their fetches: one fetch per list and refresh, verified by each.
             shared: store.database.map { PostgresStatusLists(database: $0, maximumBytes: status.maxListBytes) },
             claimSeconds: TimeInterval(status.fetchTimeoutSeconds + 5),
@@ -190,9 +193,10 @@ public final class VerifierService: Sendable {
         routes.add(integrator, .post, "/v1/mdoc/verify", metered: "mdoc", mdoc.verify(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/requests", oid4vp.createRequest(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/verify", metered: "oid4vp", oid4vp.verify(_:for:))
-        routes.add(integrator, .get, "/v1/oid4vp/sessions/:id/result", oid4vp.result(_:for:))
+        // The two GETs that take a one-time record: HEAD is 405 there (it would take the record without answering it).
+        routes.add(integrator, .get, "/v1/oid4vp/sessions/:id/result", takesRecord: true, oid4vp.result(_:for:))
         // The only routes a wallet calls: no integrator token, one use each, no verification outcome revealed.
-        routes.add(.open, .get, "/v1/oid4vp/request-objects/:id", oid4vp.requestObject(_:_:))
+        routes.add(.open, .get, "/v1/oid4vp/request-objects/:id", takesRecord: true, oid4vp.requestObject(_:_:))
         routes.add(.open, .post, "/v1/oid4vp/responses/:id", metered: "oid4vp-cross-device", oid4vp.walletResponse(_:_:))
 
         routes.add(admin, .get, "/v1/admin/iaca", now: trustAdmin.listAnchors(_:by:))

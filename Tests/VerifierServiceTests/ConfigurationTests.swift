@@ -138,7 +138,7 @@ struct ConfigurationTests {
         let base = #""trust": {"iacaDirectory": "trust"}"#
         let found = try error("{\(base), \"web\": {\"allowedOrigins\": [\"https://a.example\"], \"sessionTtlSeconds\": 300}}")
         #expect(found?.key == "web.sessionTtlSeconds")
-        #expect(found?.reason.contains("known: allowStatelessVerify, allowedOrigins, maxSessions, sessionTTLSeconds") == true,
+        #expect(found?.reason.contains("known: allowStatelessVerify, allowedOrigins, maxSessionBytes, maxSessions, sessionTTLSeconds") == true,
                 "\(String(describing: found))")
     }
 

@@ -15,6 +15,8 @@ struct MetricsExpositionTests {
         metrics.statusList(.fetched(host: "status.example", outcome: "ok"))
         metrics.statusList(.hit(host: "status.example", ageSeconds: 12))
         metrics.statusList(.servedStale(host: "status.example", ageSeconds: 400))
+        metrics.statusList(.held(lists: 3, bytes: 4_096))
+        metrics.sessionBytes(1_024)
         metrics.session(flow: "web", event: "created")
         metrics.integratorRequest(integrator: "shop", status: 201)
         metrics.readerToken(outcome: "minted")

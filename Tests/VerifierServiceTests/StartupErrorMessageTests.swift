@@ -22,6 +22,19 @@ struct StartupErrorMessageTests {
         return folder
     }
 
+    /// Copies `source` (a file or a folder of files) to `destination`, readable by everyone, for a process run as
+    /// another user: it gets everything it needs in a folder it can read.
+    static func copyReadable(_ source: URL, to destination: URL) throws {
+        try FileManager.default.copyItem(at: source, to: destination)
+        let paths = [destination.path] + (FileManager.default.subpaths(atPath: destination.path) ?? [])
+            .map { destination.appendingPathComponent($0).path }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            chmod(path, isDirectory.boolValue ? 0o755 : 0o644)
+        }
+    }
+
     /// The executable run as an unprivileged user: itself when the tests are not root, `setpriv` to 65534 when
     /// they are (a copy of the binary in /tmp, so the build folder's permissions do not matter).
     static func runUnprivileged(_ arguments: [String], in folder: URL) throws -> ProcessRunner.Result {
@@ -44,8 +57,11 @@ struct StartupErrorMessageTests {
         let locked = folder.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o555])
+        // The seed goes into the folder the unprivileged user can read: the checkout may be in a folder only root can
+        // enter (a 0700 temporary folder, /root), where the service would report the seed instead of the permission.
+        try Self.copyReadable(Self.demo.appendingPathComponent("trusted-iaca"), to: folder.appendingPathComponent("seed"))
         let config = folder.appendingPathComponent("verifierd.json")
-        try Self.write(#"{"server": {"port": 0}, "trust": {"iacaDirectory": "locked/trust", "seedDirectory": "\#(Self.demo.path)/trusted-iaca", "pollSeconds": 0}}"#, to: config)
+        try Self.write(#"{"server": {"port": 0}, "trust": {"iacaDirectory": "locked/trust", "seedDirectory": "seed", "pollSeconds": 0}}"#, to: config)
 
         let run = try Self.runUnprivileged(["serve", "--config", config.path], in: folder)
         #expect(run.status == 78)

@@ -155,7 +155,7 @@ struct WebFlowTests {
         // After the tombstone period everything is gone: memory is back to its baseline.
         clock.advance(by: 301)
         await harness.service.sessionStore.sweep(now: clock.now)
-        #expect(await harness.service.sessionStore.statistics(now: clock.now) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 100_000))
+        #expect(await harness.service.sessionStore.statistics(now: clock.now) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 100_000, liveBytes: 0))
         let forgotten = try await harness.post("/v1/web/verify", json: ["sessionId": ids[1], "response": "gmVkY2Fwaa"])
         #expect(forgotten.status == 404)
         await harness.stop()

@@ -86,7 +86,7 @@ struct WebWalletInteropTests {
         let peak = Self.residentBytes()
         clock.advance(by: 301 + 301)
         await store.sweep(now: clock.now)
-        #expect(await store.statistics(now: clock.now) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 100_000))
+        #expect(await store.statistics(now: clock.now) == SessionStoreStatistics(live: 0, tombstones: 0, maximum: 100_000, liveBytes: 0))
         let after = Self.residentBytes()
         print("web sessions: resident memory \(baseline >> 20) MiB before, \(peak >> 20) MiB after 500+ sessions, "
               + "\(after >> 20) MiB after expiry; wallet: \(outcome.scenarios["concurrency"]?["detail"] ?? "")")

@@ -37,10 +37,11 @@ public enum ConfigurationLoader {
         "admin": ["token", "tokenFile"],
         "integrators": ["tokens", "tokensFile", "requireToken", "maxSessionsPerIntegrator"],
         "status": ["mode", "unknown", "fetchTimeoutSeconds", "maxListBytes", "allowedSchemes", "cacheSeconds",
-                   "staleGraceSeconds"],
-        "outbound": ["allowedDestinations", "maxRedirects", "connectTimeoutSeconds", "idleTimeoutSeconds"],
+                   "staleGraceSeconds", "cacheMaxBytes"],
+        "outbound": ["allowedDestinations", "maxRedirects", "connectTimeoutSeconds", "idleTimeoutSeconds", "maxConcurrentFetches",
+                     "maxConcurrentFetchesPerHost"],
         "readerAuth": ["signingKey", "certificateChain", "mode"],
-        "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions"],
+        "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions", "maxSessionBytes"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
         "logging": ["level"],
@@ -491,6 +492,7 @@ public enum ConfigurationLoader {
             status.maxListBytes = try int("status", "maxListBytes", default: 10_485_760, range: 1024...(256 << 20))
             status.cacheSeconds = try int("status", "cacheSeconds", default: 300, range: 0...86_400)
             status.staleGraceSeconds = try int("status", "staleGraceSeconds", default: 3600, range: 0...604_800)
+            status.cacheMaxBytes = try int("status", "cacheMaxBytes", default: 64 << 20, range: (1 << 20)...(4 << 30))
             if let schemes = try stringList("status", "allowedSchemes") {
                 let lowered = schemes.map { $0.lowercased() }
                 guard !lowered.isEmpty, lowered.allSatisfy({ $0 == "https" || $0 == "http" }) else {
@@ -568,6 +570,8 @@ public enum ConfigurationLoader {
             outbound.maxRedirects = try int("outbound", "maxRedirects", default: 3, range: 0...3)
             outbound.connectTimeoutSeconds = try int("outbound", "connectTimeoutSeconds", default: 5, range: 1...60)
             outbound.idleTimeoutSeconds = try int("outbound", "idleTimeoutSeconds", default: 10, range: 1...300)
+            outbound.maxConcurrentFetches = try int("outbound", "maxConcurrentFetches", default: 32, range: 1...1024)
+            outbound.maxConcurrentFetchesPerHost = try int("outbound", "maxConcurrentFetchesPerHost", default: 4, range: 1...64)
             return outbound
         }
 
@@ -704,7 +708,9 @@ public enum ConfigurationLoader {
                 allowedOrigins: origins,
                 sessionTTLSeconds: try int("web", "sessionTTLSeconds", default: 300, range: 30...3600),
                 allowStatelessVerify: try bool("web", "allowStatelessVerify", default: false),
-                maxSessions: try int("web", "maxSessions", default: 100_000, range: 1...10_000_000))
+                maxSessions: try int("web", "maxSessions", default: 100_000, range: 1...10_000_000),
+                maxSessionBytes: try int("web", "maxSessionBytes", default: ServiceConfiguration.Web.defaultMaxSessionBytes,
+                                         range: (1 << 20)...(64 << 30)))
         }
     }
 }

@@ -131,6 +131,8 @@ public struct ServiceConfiguration: Sendable {
         public var cacheSeconds = 300
         /// How long after going stale a cached list may still answer when its issuer is unreachable.
         public var staleGraceSeconds = 3600
+        /// Most bytes the cached lists hold (inflated), stale ones included.
+        public var cacheMaxBytes = 64 << 20
     }
 
     /// How verifierd reaches other servers (status lists, VICALs): one fetcher, one destination policy.
@@ -143,6 +145,10 @@ public struct ServiceConfiguration: Sendable {
         public var connectTimeoutSeconds = 5
         /// A transfer that receives nothing for this long is abandoned.
         public var idleTimeoutSeconds = 10
+        /// Transfers at once, all destinations together; more wait (within their own deadline).
+        public var maxConcurrentFetches = 32
+        /// Transfers at once to one `host:port`.
+        public var maxConcurrentFetchesPerHost = 4
     }
 
     /// The reader key and certificate chain that sign web requests (`readerAuth` / `readerAuthAll`).
@@ -162,6 +168,10 @@ public struct ServiceConfiguration: Sendable {
         /// Most live sessions held in memory (web and proximity together); past it, 503 `SESSION_STORE_FULL`.
         public var maxSessions = defaultMaxSessions
         public static let defaultMaxSessions = 100_000
+        /// Most payload bytes all live sessions hold together (every kind), shared like `maxSessions`; with the
+        /// fixed cost per session, the ceiling of the session store's memory.
+        public var maxSessionBytes = defaultMaxSessionBytes
+        public static let defaultMaxSessionBytes = 256 << 20
     }
 
     /// OpenID4VP 1.0 for mdocs: over the Digital Credentials API and cross-device (`oid4vp`).

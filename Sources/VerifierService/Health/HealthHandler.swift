@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import SessionStore
 import HTTPTypes
 import ServerTLS
 import StrictJSON
@@ -91,6 +92,9 @@ struct HealthHandler: Sendable {
                                  nextUpdateMarginSeconds: list.nextUpdate.map { $0.timeIntervalSince(time) })
         }
         if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: time) }
+        if let memory = store.sessions as? InMemorySessionStore, let bytes = memory.statistics(now: time).liveBytes {
+            metrics.sessionBytes(bytes)
+        }
         var fields = HTTPFields()
         fields[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
         return HTTPServerResponse(status: .ok, headerFields: fields, body: metrics.render())

@@ -3,11 +3,16 @@ import Proximity
 import SessionStore
 import WebPresentment
 
-/// How the session capacity (`web.maxSessions`) is shared: each kind of one-time record the configuration enables
-/// (web sessions, proximity sessions, issued Apple nonces) gets an equal part, and each integrator a share of its
-/// kind's part (`integrators.maxSessionsPerIntegrator`, by default the part divided among the integrators). So
-/// nonces cannot crowd out web sessions, and one integrator cannot crowd out another.
+/// How the session capacity (`web.maxSessions` sessions, `web.maxSessionBytes` bytes) is shared: each kind of
+/// one-time record the configuration enables (web sessions, proximity sessions, issued Apple nonces) gets an equal
+/// part, and each integrator a share of its kind's part (`integrators.maxSessionsPerIntegrator`, by default the part
+/// divided among the integrators), in count and in bytes. So nonces cannot crowd out web sessions, and one integrator
+/// cannot crowd out another, however large its requests.
 struct SessionAdmission: Sendable {
+    /// The most one session may keep (its stored record: keys, what was asked, a signed request object): a request
+    /// that would keep more is refused (400 `SESSION_TOO_LARGE`).
+    static let maximumRecordBytes = 64 << 10
+
     let quota: SessionQuota
 
     init(configuration: ServiceConfiguration, integratorCount: Int) {
@@ -23,6 +28,9 @@ struct SessionAdmission: Sendable {
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
         let perKind = max(1, maximum / max(1, kinds.count))
         let perIntegrator = configuration.integrators.maxSessionsPerIntegrator ?? max(1, perKind / max(1, integratorCount))
-        quota = SessionQuota(perKind: perKind, perOwner: min(perKind, perIntegrator))
+        let bytes = configuration.web?.maxSessionBytes ?? ServiceConfiguration.Web.defaultMaxSessionBytes
+        let perKindBytes = max(Self.maximumRecordBytes, bytes / max(1, kinds.count))
+        let perIntegratorBytes = max(Self.maximumRecordBytes, perKindBytes / max(1, integratorCount))
+        quota = SessionQuota(perKind: perKind, perOwner: min(perKind, perIntegrator), perOwnerBytes: perIntegratorBytes)
     }
 }

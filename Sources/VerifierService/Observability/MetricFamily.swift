@@ -12,6 +12,9 @@ enum MetricFamily: String, CaseIterable, Sendable {
     case statusListCacheHits = "verifierd_status_list_cache_hits_total"
     case statusListStaleAnswers = "verifierd_status_list_stale_answers_total"
     case statusListAge = "verifierd_status_list_age_seconds"
+    case statusListCacheBytes = "verifierd_status_list_cache_bytes"
+    case statusListCacheLists = "verifierd_status_list_cache_lists"
+    case sessionBytes = "verifierd_session_bytes"
     case sessions = "verifierd_sessions_total"
     case integratorRequests = "verifierd_integrator_requests_total"
     case readerTokens = "verifierd_reader_tokens_total"
@@ -43,7 +46,7 @@ enum MetricFamily: String, CaseIterable, Sendable {
             "counter"
         case .httpRequestDuration, .verificationDuration:
             "histogram"
-        case .statusListAge, .tlsCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
+        case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .sessionBytes, .tlsCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
              .vicalAge, .vicalNextUpdateMargin, .processResidentMemory, .processVirtualMemory, .processOpenFDs,
              .processMaxFDs, .processStartTime:
             "gauge"
@@ -61,6 +64,9 @@ enum MetricFamily: String, CaseIterable, Sendable {
         case .statusListCacheHits: "Status list lookups answered from a fresh cached list."
         case .statusListStaleAnswers: "Status list lookups answered from a stale cached list because the refetch failed."
         case .statusListAge: "Age of the cached status list behind the latest cached or stale answer."
+        case .statusListCacheBytes: "Bytes the cached status lists hold (inflated), within status.cacheMaxBytes."
+        case .statusListCacheLists: "Status lists in the cache."
+        case .sessionBytes: "Payload bytes the live sessions hold in memory, within web.maxSessionBytes (memory store only)."
         case .sessions: "One-time records (sessions, nonces) by kind and store event."
         case .integratorRequests: "Create and verify requests by integrator and status class."
         case .readerTokens: "Reader token requests by outcome (minted, or the error code)."

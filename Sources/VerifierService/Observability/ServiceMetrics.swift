@@ -88,6 +88,11 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Status-list cache events: fetches by outcome (`ok`, `failed`), cache hits, stale answers, list age.
+    /// The payload bytes the in-memory session store holds.
+    func sessionBytes(_ bytes: Int) {
+        gauge(.sessionBytes).set(to: Double(bytes))
+    }
+
     func statusList(_ event: StatusListCache.Event) {
         switch event {
         case .fetched(_, let outcome):
@@ -98,6 +103,9 @@ public final class ServiceMetrics: Sendable {
         case .servedStale(_, let age):
             counter(.statusListStaleAnswers).increment()
             gauge(.statusListAge).set(to: age)
+        case .held(let lists, let bytes):
+            gauge(.statusListCacheLists).set(to: Double(lists))
+            gauge(.statusListCacheBytes).set(to: Double(bytes))
         }
     }
 

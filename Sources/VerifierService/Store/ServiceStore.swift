@@ -35,6 +35,8 @@ public struct ServiceStore: Sendable {
         }
         let sessions = sessions ?? InMemorySessionStore(
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
+            maximumBytes: configuration.web?.maxSessionBytes ?? ServiceConfiguration.Web.defaultMaxSessionBytes,
+            maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
         return ServiceStore(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
     }
@@ -77,6 +79,7 @@ public struct ServiceStore: Sendable {
         let sessions = PostgresSessionStore(
             database: database,
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
+            maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: 3600)
         return ServiceStore(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
     }

@@ -108,12 +108,8 @@ struct OpenID4VPHandler: Sendable {
         if let origin = body.origin, !oid4vp.allowedOrigins.contains(origin) {
             throw ServiceProblem(.badRequest, "ORIGIN_NOT_ALLOWED", "\"origin\" is not one of oid4vp.allowedOrigins (compared exactly)")
         }
-        if let redirect = body.redirectUri {
-            guard let url = URL(string: redirect), let scheme = url.scheme, let host = url.host, url.user == nil, url.fragment == nil,
-                  oid4vp.allowedOrigins.contains("\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")), redirect.utf8.count <= 2_048
-            else {
-                throw ServiceProblem.invalidRequest("\"redirectUri\" is not a URL on one of oid4vp.allowedOrigins")
-            }
+        if let redirect = body.redirectUri, case .failure(let problem) = RedirectURI.parse(redirect, allowedOrigins: oid4vp.allowedOrigins) {
+            throw ServiceProblem.invalidRequest("\"redirectUri\" \(problem.rawValue)")
         }
         let signer = try configured(self.signer, "readerAuth")
         let made: OpenID4VPRequest
@@ -124,8 +120,14 @@ struct OpenID4VPHandler: Sendable {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
         let requestObjectId = SessionIdentifier.make()
+        let responseId = Self.responseId(id)
+        // A session and its result are one budget: the result's room is reserved first (an empty record that only the
+        // wallet's answer fills), so an integrator that leaves results unfetched is refused here, never its wallets.
+        try await sessions.store(SessionRecord(id: Self.resultId(responseId: responseId), kind: Self.resultKind, createdAt: created,
+                                               expiresAt: Self.resultExpiry(sessionExpiresAt: expiresAt), payload: SecretBytes([])),
+                                 for: integrator, now: created)
         // The wallet sees only the response id: it cannot compute the caller's session id from it.
-        try await sessions.store(made.session.record(id: Self.responseId(id), createdAt: created, expiresAt: expiresAt),
+        try await sessions.store(made.session.record(id: responseId, createdAt: created, expiresAt: expiresAt),
                                  for: integrator, now: created)
         try await sessions.store(SessionRecord(id: requestObjectId, kind: Self.requestObjectKind, createdAt: created, expiresAt: expiresAt,
                                                payload: SecretBytes(Array((made.signedRequest ?? "").utf8))),
@@ -245,9 +247,17 @@ struct OpenID4VPHandler: Sendable {
         let responseCode = session.redirectURI == nil ? "" : SessionIdentifier.make()
         var stored = [UInt8(report.verified ? 1 : 0), UInt8(responseCode.utf8.count)] + Array(responseCode.utf8)
         stored += ReportJSON.bytes(report, includeClaims: true, extra: extra)
-        try await sessions.store(SessionRecord(id: Self.resultId(responseId: id), kind: Self.resultKind, createdAt: record.createdAt,
-                                               expiresAt: record.expiresAt.addingTimeInterval(300), payload: SecretBytes(stored)),
-                                 for: Integrator(name: record.owner), now: clock.now())
+        // Into the room reserved with the session: no quota or maximum can refuse it, and the wallet never sees one.
+        switch await sessions.store.fill(id: Self.resultId(responseId: id), kind: Self.resultKind, payload: SecretBytes(stored),
+                                         now: clock.now()) {
+        case .filled:
+            sessions.metrics.session(flow: Self.resultKind, event: "created")
+        case .unavailable(let reason):
+            throw SessionDesk.storeUnavailable(reason)
+        case .alreadyFilled, .expired, .notFound:
+            // Only when the reservation outlived its expiry (the answer took longer than the margin): the poll ends 410.
+            sessions.metrics.session(flow: Self.resultKind, event: "expired")
+        }
         // `redirect_uri` (8.2): where the wallet sends the user next, when the caller gave one.
         var response = HTTPServerResponse.json(JSON.object([
             ("redirect_uri", session.redirectURI.map { JSON.string("\($0)#response_code=\(responseCode)") }),
@@ -264,9 +274,10 @@ struct OpenID4VPHandler: Sendable {
         let notFound = ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
         guard SessionIdentifier.isWellFormed(id) else { throw notFound }
         let responseId = Self.responseId(id)
-        switch await sessions.store.take(id: Self.resultId(responseId: responseId), kind: Self.resultKind, owner: integrator.name,
-                                         now: clock.now()) {
+        switch await sessions.store.takeFilled(id: Self.resultId(responseId: responseId), kind: Self.resultKind,
+                                               owner: integrator.name, now: clock.now()) {
         case .taken(let record):
+            sessions.metrics.session(flow: Self.resultKind, event: "taken")
             let bytes = record.payload.bytes
             guard bytes.count >= 2, bytes.count >= 2 + Int(bytes[1]) else {
                 throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored result could not be read")
@@ -288,24 +299,31 @@ struct OpenID4VPHandler: Sendable {
         case .unavailable(let reason):
             throw SessionDesk.storeUnavailable(reason)
         case .expired:
-            throw ServiceProblem(.gone, "SESSION_EXPIRED", "the result was not fetched in time")
+            throw ServiceProblem(.gone, "SESSION_EXPIRED", "the result was not fetched in time, or no answer was stored in time")
         case .notFound:
+            throw notFound
+        case .pending:
             break
         }
+        // The reservation is still empty: waiting for the wallet, or its answer is being verified; a session that
+        // expired unanswered ends the poll.
         switch await sessions.store.presence(id: responseId, kind: OpenID4VPSession.Flow.crossDevice.kind, owner: integrator.name,
                                              now: clock.now()) {
         case .open, .alreadyUsed:
-            // Waiting for the wallet, or its answer is being verified.
             var response = HTTPServerResponse.json(JSON.object([("status", .string("pending"))]), status: .accepted)
             response.head.headerFields[.retryAfter] = "1"
             return response
-        case .expired:
+        case .expired, .notFound:
             throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired before the wallet answered")
-        case .notFound:
-            throw notFound
         case .unavailable(let reason):
             throw SessionDesk.storeUnavailable(reason)
         }
+    }
+
+    /// How long a cross-device result (and the room reserved for it) is kept: the session's expiry and five minutes
+    /// to fetch it.
+    static func resultExpiry(sessionExpiresAt: Date) -> Date {
+        sessionExpiresAt.addingTimeInterval(300)
     }
 
     /// The id in a cross-device session's response URI (and its store id): derived one way from the caller's session

@@ -22,6 +22,18 @@ struct SessionDesk: Sendable {
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions are open; try again when some have been used or expired")
                 event = "store_full"
+            case .fullBytes(let maximum):
+                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
+                                         "open sessions hold \(maximum) bytes; try again when some have been used or expired")
+                event = "store_full"
+            case .recordTooLarge(let maximum):
+                metrics.session(flow: record.kind, event: "too_large")
+                throw ServiceProblem(.badRequest, "SESSION_TOO_LARGE",
+                                     "this request would keep \(record.payload.count) bytes; a session keeps at most \(maximum): ask for fewer or shorter names")
+            case .quotaExceeded(.ownerBytes, let maximum):
+                problem = ServiceProblem(.tooManyRequests, "INTEGRATOR_QUOTA_EXCEEDED",
+                                         "this integrator's open \(record.kind) sessions hold its share of \(maximum) bytes; use or let some expire")
+                event = "quota_exceeded"
             case .quotaExceeded(.kind, let maximum):
                 problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
                                          "\(maximum) sessions of this kind (\(record.kind)) are open; try again when some have been used or expired")
