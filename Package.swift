@@ -145,7 +145,9 @@ let package = Package(
         // (duplicate names at any depth), the writer. No HTTP.
         .target(name: "StrictJSON", dependencies: ["Encodings"], swiftSettings: strict),
         // Text encodings shared by the flows (base64url without padding, hex, PEM).
-        .target(name: "Encodings", swiftSettings: strict),
+        .target(name: "Encodings", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // HPKE recipient keys with their public key serialized once (the Apple and web flows).
         .target(name: "HPKEKeys", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
@@ -155,9 +157,9 @@ let package = Package(
             "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // One-time sessions (web requests, later proximity sessions): a store protocol with an atomic take, and the
-        // bounded in-memory default. No HTTP.
-        .target(name: "SessionStore", dependencies: ["Encodings"], swiftSettings: strict),
+        // One-time records (every flow's sessions, issued nonces, cross-device results): a store protocol with an atomic
+        // take and reservations, the bounded in-memory default, kinds, and the keyed stored-payload form. No HTTP.
+        .target(name: "SessionStore", dependencies: ["Encodings", "CBOR"], swiftSettings: strict),
         // The reader's side of a request: signed DeviceRequests (readerAuth, readerAuthAll) and the reader key and
         // certificate chain that sign them. Shared by the web and proximity flows. No HTTP.
         .target(name: "ReaderAuthentication", dependencies: [
@@ -230,14 +232,14 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
-        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore"], swiftSettings: strict),
+        .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "CBOR"], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "OpenID4VPTests", dependencies: [
-            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication",
+            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication", "SessionStore",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [
@@ -266,6 +268,21 @@ let package = Package(
         ], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "OutboundFetchTests", dependencies: [
             "OutboundFetch", "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], swiftSettings: strict),
+        .testTarget(name: "TrustStoreTests", dependencies: ["TrustStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrustManagementTests", dependencies: [
+            "TrustManagement", "TrustStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: strict),
+        .testTarget(name: "ReaderAuthenticationTests", dependencies: [
+            "ReaderAuthentication", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
+        .testTarget(name: "ServerTLSTests", dependencies: ["ServerTLS", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HPKEKeysTests", dependencies: [
+            "HPKEKeys", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "StatusListTests", dependencies: [
             "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib", "OutboundFetch",

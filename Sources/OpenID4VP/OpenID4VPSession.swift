@@ -8,11 +8,12 @@ import SessionStore
 /// URI the transcript binds, the nonce, the encryption key, and what was requested.
 public struct OpenID4VPSession: Sendable {
     public enum Flow: String, Sendable {
-        case digitalCredentialsAPI = "dc_api"
-        case crossDevice = "cross_device"
+        /// Over the Digital Credentials API (a request's `flow: "dc_api"`).
+        case digitalCredentialsAPI = "dc-api"
+        case crossDevice = "cross-device"
 
         /// The session-store kind: a wallet's post to a response URI can only ever take a cross-device session.
-        public var kind: String { self == .digitalCredentialsAPI ? "oid4vp" : "oid4vp-xd" }
+        public var kind: SessionKind { self == .digitalCredentialsAPI ? .oid4vpDigitalCredentialsAPI : .oid4vpCrossDevice }
     }
 
     public let flow: Flow
@@ -60,57 +61,88 @@ public struct OpenID4VPSession: Sendable {
         self.responseURI = responseURI
     }
 
-    /// The record to store under `id`; the private key is the secret part, sealed at rest by the store.
+    static let payloadVersion: Int64 = 1
+    static let payloadMembers: Set<String> = [
+        "flow", "origin", "nonce", "mode", "key", "kid", "requested", "clientId", "responseURI", "credentialIds",
+        "multiple", "redirectURI", "credentialSets",
+    ]
+
+    /// The record to store under `id`: a ``StoredPayload`` (version 1, one member per property); the private key is
+    /// the secret part, sealed at rest by the store.
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         let optional = { (text: String?) in text.map { CBOR.text($0) } ?? .null }
         return SessionRecord(id: id, kind: flow.kind, createdAt: createdAt, expiresAt: expiresAt,
                              secret: key.map { Array($0.privateKey.rawRepresentation) } ?? []) { secret in
-            CBOREncoder().encode([
-                .text(flow.rawValue), optional(origin), .text(nonce), .text(mode.rawValue),
-                key == nil ? .null : .bytes(secret), optional(key?.kid), requested.storageForm, optional(clientId),
-                optional(responseURI), .array(query.credentials.map { .text($0.id) }),
-                .array(query.credentials.map { .bool($0.multiple) }), optional(redirectURI),
-                .array(query.credentialSets.map { set in
-                    [.bool(set.required), .array(set.options.map { .array($0.map { CBOR.text($0) }) })]
-                }),
+            StoredPayload.encode(version: Self.payloadVersion, [
+                ("flow", .text(flow.rawValue)), ("origin", optional(origin)), ("nonce", .text(nonce)), ("mode", .text(mode.rawValue)),
+                ("key", key == nil ? .null : .bytes(secret)), ("kid", optional(key?.kid)), ("requested", requested.storageForm),
+                ("clientId", optional(clientId)), ("responseURI", optional(responseURI)),
+                ("credentialIds", .array(query.credentials.map { .text($0.id) })),
+                ("multiple", .array(query.credentials.map { .bool($0.multiple) })), ("redirectURI", optional(redirectURI)),
+                ("credentialSets", .array(query.credentialSets.map { set in
+                    .map([.init("required", .bool(set.required)),
+                          .init("options", .array(set.options.map { .array($0.map { CBOR.text($0) }) }))])
+                })),
             ])
         }
     }
 
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
-        let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 13,
-              let flow = parts[0].textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
-              let nonce = parts[2].textValue, let mode = parts[3].textValue.flatMap(ResponseMode.init(rawValue:)),
-              let requested = RequestedItems(storageForm: parts[6]),
-              let ids = parts[9].arrayValue?.compactMap(\.textValue), let multiple = parts[10].arrayValue?.compactMap(\.boolValue),
-              ids.count == requested.documents.count, multiple.count == ids.count
+        guard let payload = record.payload.withUnsafeBytes({ StoredPayload(Array($0), version: Self.payloadVersion,
+                                                                           members: Self.payloadMembers) }),
+              let flow = payload["flow"]?.textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
+              let nonce = payload["nonce"]?.textValue, let mode = payload["mode"]?.textValue.flatMap(ResponseMode.init(rawValue:)),
+              let storedRequest = payload["requested"], let requested = RequestedItems(storageForm: storedRequest),
+              let ids = payload["credentialIds"]?.arrayValue, let multiple = payload["multiple"]?.arrayValue,
+              ids.count == requested.documents.count, multiple.count == ids.count,
+              let origin = payload.optionalText("origin"), let clientId = payload.optionalText("clientId"),
+              let responseURI = payload.optionalText("responseURI"), let redirectURI = payload.optionalText("redirectURI"),
+              let kid = payload.optionalText("kid"), let storedSets = payload["credentialSets"]?.arrayValue, let storedKey = payload["key"]
         else { return nil }
-        var sets: [DCQLQuery.CredentialSet] = []
-        for item in parts[12].arrayValue ?? [] {
-            guard let pair = item.arrayValue, pair.count == 2, let required = pair[0].boolValue, let options = pair[1].arrayValue else {
-                return nil
-            }
-            sets.append(DCQLQuery.CredentialSet(options: options.map { $0.arrayValue?.compactMap(\.textValue) ?? [] }, required: required))
+        var credentials: [DCQLQuery.Credential] = []
+        for index in requested.documents.indices {
+            guard let id = ids[index].textValue, let many = multiple[index].boolValue else { return nil }
+            credentials.append(DCQLQuery.Credential(id: id, document: requested.documents[index], multiple: many))
         }
-        let query = DCQLQuery(credentials: requested.documents.indices.map {
-            DCQLQuery.Credential(id: ids[$0], document: requested.documents[$0], multiple: multiple[$0])
-        }, credentialSets: sets)
+        var sets: [DCQLQuery.CredentialSet] = []
+        for item in storedSets {
+            guard let required = item["required"]?.boolValue, let options = item["options"]?.arrayValue else { return nil }
+            var lists: [[String]] = []
+            for option in options {
+                guard let members = option.arrayValue else { return nil }
+                let texts = members.compactMap(\.textValue)
+                guard texts.count == members.count else { return nil }
+                lists.append(texts)
+            }
+            sets.append(DCQLQuery.CredentialSet(options: lists, required: required))
+        }
         var key: ResponseEncryptionKey?
-        if let raw = parts[4].bytesValue {
-            guard let kid = parts[5].textValue, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
+        if !storedKey.isNull {
+            guard let raw = storedKey.bytesValue, let kid, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
                 return nil
             }
             key = ResponseEncryptionKey(privateKey: privateKey, kid: kid)
         }
         guard mode.encrypted == (key != nil) else { return nil }
-        self.init(flow: flow, origin: parts[1].textValue, nonce: nonce, mode: mode, key: key, query: query,
-                  clientId: parts[7].textValue, responseURI: parts[8].textValue, redirectURI: parts[11].textValue)
+        self.init(flow: flow, origin: origin, nonce: nonce, mode: mode, key: key,
+                  query: DCQLQuery(credentials: credentials, credentialSets: sets),
+                  clientId: clientId, responseURI: responseURI, redirectURI: redirectURI)
     }
 }
 
 extension OpenID4VPSession: StoredSession {
-    /// The DC API kind; cross-device sessions are read with ``init(record:)`` under `oid4vp-xd`.
-    public static var kind: String { Flow.digitalCredentialsAPI.kind }
+    /// The DC API kind; cross-device sessions are read with ``init(record:)`` under ``SessionKind/oid4vpCrossDevice``.
+    public static var kind: SessionKind { Flow.digitalCredentialsAPI.kind }
+}
+
+extension SessionKind {
+    /// An OpenID4VP session over the Digital Credentials API.
+    public static let oid4vpDigitalCredentialsAPI: SessionKind = "oid4vp-dc-api"
+    /// A cross-device OpenID4VP session, taken by the wallet's post to its response URI.
+    public static let oid4vpCrossDevice: SessionKind = "oid4vp-cross-device"
+    /// A cross-device request object, served once to the wallet.
+    public static let oid4vpRequestObject: SessionKind = "oid4vp-request-object"
+    /// A cross-device result: reserved with its session, filled by the wallet's answer, taken once by the caller.
+    public static let oid4vpResult: SessionKind = "oid4vp-result"
 }

@@ -50,7 +50,7 @@ public final class PostgresSessionStore: SessionStore {
             throw .unavailable(error.description)
         }
         let sealedBytes = ByteBuffer(bytes: sealed)
-        let id = record.id, kind = record.kind, owner = record.owner, created = StoredTime.milliseconds(record.createdAt)
+        let id = record.id, kind = record.kind.rawValue, owner = record.owner, created = StoredTime.milliseconds(record.createdAt)
         let forget = expires + Int64(tombstoneSeconds * 1000), nowMs = StoredTime.milliseconds(now), maximum = maximumSessions
         let perKind = quota.perKind, perOwner = quota.perOwner
         // Payload bytes: a sealed row is its payload and AES-GCM's 28 bytes.
@@ -97,7 +97,8 @@ public final class PostgresSessionStore: SessionStore {
         throw .quotaExceeded(.ownerBytes, maximum: quota.perOwnerBytes)
     }
 
-    public func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult {
+    public func take(id: String, kind sessionKind: SessionKind, owner: String?, now: Date) async -> SessionTakeResult {
+        let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)
         let found: SessionTakeBatcher.Found
         switch await takes.take(SessionTakeBatcher.Take(id: id, kind: kind, anyOwner: owner == nil, owner: owner ?? "",
@@ -112,7 +113,7 @@ public final class PostgresSessionStore: SessionStore {
             guard let sealed = row.sealed else { return .notFound }
             do {
                 let payload = try sealing.open(sealed, id: id, kind: kind, expiresAt: StoredTime.date(row.expires))
-                return .taken(SessionRecord(id: id, kind: kind, createdAt: StoredTime.date(row.created),
+                return .taken(SessionRecord(id: id, kind: sessionKind, createdAt: StoredTime.date(row.created),
                                             expiresAt: StoredTime.date(row.expires), payload: payload, owner: row.owner))
             } catch {
                 database.logger.error("a stored session did not open", metadata: ["kind": "\(kind)", "reason": "\(error)"])
@@ -124,7 +125,8 @@ public final class PostgresSessionStore: SessionStore {
         return .expired
     }
 
-    public func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence {
+    public func presence(id: String, kind sessionKind: SessionKind, owner: String?, now: Date) async -> SessionPresence {
+        let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)
         let anyOwner = owner == nil, ownerName = owner ?? ""
         let logger = database.logger
@@ -148,7 +150,8 @@ public final class PostgresSessionStore: SessionStore {
     /// A sealed empty payload: AES-GCM's 12-byte nonce and 16-byte tag around no ciphertext.
     static let sealedEmptyLength = 28
 
-    public func fill(id: String, kind: String, payload: SecretBytes, now: Date) async -> SessionFillResult {
+    public func fill(id: String, kind sessionKind: SessionKind, payload: SecretBytes, now: Date) async -> SessionFillResult {
+        let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)
         let logger = database.logger
         let empty = Self.sealedEmptyLength
@@ -166,7 +169,7 @@ public final class PostgresSessionStore: SessionStore {
                 if let taken = found.taken { return taken < found.expires ? .alreadyFilled : .expired }
                 guard found.expires > nowMs, found.live else { return .expired }
                 guard found.length == Int32(empty) else { return .alreadyFilled }
-                let record = SessionRecord(id: id, kind: kind, createdAt: now, expiresAt: StoredTime.date(found.expires),
+                let record = SessionRecord(id: id, kind: sessionKind, createdAt: now, expiresAt: StoredTime.date(found.expires),
                                            payload: payload)
                 let sealed = ByteBuffer(bytes: try self.sealing.seal(record))
                 let updated = try await client.query("""
@@ -183,7 +186,8 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    public func takeFilled(id: String, kind: String, owner: String?, now: Date) async -> SessionFilledTakeResult {
+    public func takeFilled(id: String, kind sessionKind: SessionKind, owner: String?, now: Date) async -> SessionFilledTakeResult {
+        let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)
         let anyOwner = owner == nil, ownerName = owner ?? ""
         let logger = database.logger
@@ -204,7 +208,7 @@ public final class PostgresSessionStore: SessionStore {
         }
         if pending { return .pending }
         // Filled since (a fill never empties a row again): the ordinary take hands it out at most once.
-        switch await take(id: id, kind: kind, owner: owner, now: now) {
+        switch await take(id: id, kind: sessionKind, owner: owner, now: now) {
         case .taken(let record): return .taken(record)
         case .alreadyUsed: return .alreadyUsed
         case .expired: return .expired

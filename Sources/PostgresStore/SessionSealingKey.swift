@@ -49,7 +49,7 @@ public struct SessionSealingKey: Sendable {
         do {
             let sealed = try record.payload.withUnsafeBytes { payload in
                 try AES.GCM.seal(payload, using: key, authenticating: Self.associatedData(
-                    id: record.id, kind: record.kind, expiresAt: record.expiresAt))
+                    id: record.id, kind: record.kind.rawValue, expiresAt: record.expiresAt))
             }
             guard let combined = sealed.combined else { throw PostgresStoreError.corrupt("cannot seal") }
             return Array(combined)

@@ -6,9 +6,12 @@ import SessionStore
 
 /// What the service keeps between opening a proximity session and receiving the mdoc's answer: the reader's
 /// ephemeral private key, the SessionTranscript, the mdoc's ephemeral public key and what was requested. Stored as a
-/// ``SessionRecord`` of kind `proximity` whose payload lives in ``SecretBytes``.
+/// ``SessionRecord`` of kind `proximity` whose payload is a ``StoredPayload`` (version 1: `eReaderKey`, `eDeviceKey`,
+/// `transcript`, `requested`) in ``SecretBytes``.
 public struct ProximitySession: StoredSession {
-    public static let kind = "proximity"
+    public static let kind = SessionKind.proximity
+    static let payloadVersion: Int64 = 1
+    static let payloadMembers: Set<String> = ["eReaderKey", "eDeviceKey", "transcript", "requested"]
 
     public let eReaderKey: P256.KeyAgreement.PrivateKey
     public let eDeviceKey: P256.KeyAgreement.PublicKey
@@ -27,19 +30,28 @@ public struct ProximitySession: StoredSession {
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
                       secret: Array(eReaderKey.rawRepresentation)) { key in
-            CBOREncoder().encode([.bytes(key), .bytes(Array(eDeviceKey.x963Representation)), .bytes(transcript), requested.storageForm])
+            StoredPayload.encode(version: Self.payloadVersion, [
+                ("eReaderKey", .bytes(key)), ("eDeviceKey", .bytes(Array(eDeviceKey.x963Representation))),
+                ("transcript", .bytes(transcript)), ("requested", requested.storageForm),
+            ])
         }
     }
 
     public init?(record: SessionRecord) {
-        guard record.kind == Self.kind else { return nil }
-        let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 4,
-              let keyBytes = parts[0].bytesValue, let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes),
-              let pointBytes = parts[1].bytesValue,
+        guard record.kind == Self.kind,
+              let payload = record.payload.withUnsafeBytes({ StoredPayload(Array($0), version: Self.payloadVersion,
+                                                                           members: Self.payloadMembers) }),
+              let keyBytes = payload["eReaderKey"]?.bytesValue, let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes),
+              let pointBytes = payload["eDeviceKey"]?.bytesValue,
               let point = try? P256.KeyAgreement.PublicKey(x963Representation: pointBytes),
-              let transcript = parts[2].bytesValue, let requested = RequestedItems(storageForm: parts[3])
+              let transcript = payload["transcript"]?.bytesValue, let stored = payload["requested"],
+              let requested = RequestedItems(storageForm: stored)
         else { return nil }
         self.init(eReaderKey: key, eDeviceKey: point, transcript: Array(transcript), requested: requested)
     }
+}
+
+extension SessionKind {
+    /// A proximity session (`POST /v1/proximity/sessions`).
+    public static let proximity: SessionKind = "proximity"
 }

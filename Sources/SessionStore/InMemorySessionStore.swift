@@ -13,7 +13,7 @@ import Synchronization
 /// - Expired sessions are swept at most every `sweepIntervalSeconds`, inside the calls that arrive anyway.
 public final class InMemorySessionStore: SessionStore {
     struct Tombstone {
-        let kind: String
+        let kind: SessionKind
         let owner: String
         let expiresAt: Date
         let wasUsed: Bool
@@ -25,7 +25,7 @@ public final class InMemorySessionStore: SessionStore {
         var nextSweep = Date.distantPast
         var nextForcedSweep = Date.distantPast
         /// Live sessions per kind and per kind and owner, kept with `live` so quotas cost no scan.
-        var liveByKind: [String: Int] = [:]
+        var liveByKind: [SessionKind: Int] = [:]
         var liveByOwner: [OwnerKey: Int] = [:]
         /// Payload bytes of the live sessions, all together and per kind and owner.
         var liveBytes = 0
@@ -33,7 +33,7 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     struct OwnerKey: Hashable {
-        let kind: String
+        let kind: SessionKind
         let owner: String
     }
 
@@ -75,11 +75,11 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     /// Takes a session whoever owns it (synchronously).
-    public func take(id: String, kind: String, now: Date) -> SessionTakeResult {
+    public func take(id: String, kind: SessionKind, now: Date) -> SessionTakeResult {
         take(id: id, kind: kind, owner: nil, now: now)
     }
 
-    public func take(id: String, kind: String, owner: String?, now: Date) -> SessionTakeResult {
+    public func take(id: String, kind: SessionKind, owner: String?, now: Date) -> SessionTakeResult {
         state.withLock { state in
             sweepIfDue(&state, now: now)
             if let record = state.live[id], record.kind == kind {
@@ -98,7 +98,7 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    public func presence(id: String, kind: String, owner: String?, now: Date) -> SessionPresence {
+    public func presence(id: String, kind: SessionKind, owner: String?, now: Date) -> SessionPresence {
         state.withLock { state in
             if let record = state.live[id], record.kind == kind, owner == nil || owner == record.owner {
                 return record.expiresAt <= now ? .expired : .open
@@ -110,7 +110,7 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    public func fill(id: String, kind: String, payload: SecretBytes, now: Date) -> SessionFillResult {
+    public func fill(id: String, kind: SessionKind, payload: SecretBytes, now: Date) -> SessionFillResult {
         state.withLock { state in
             if let record = state.live[id], record.kind == kind {
                 guard record.expiresAt > now else { return .expired }
@@ -131,7 +131,7 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    public func takeFilled(id: String, kind: String, owner: String?, now: Date) -> SessionFilledTakeResult {
+    public func takeFilled(id: String, kind: SessionKind, owner: String?, now: Date) -> SessionFilledTakeResult {
         let pending = state.withLock { state in
             guard let record = state.live[id], record.kind == kind, owner == nil || owner == record.owner else { return false }
             return record.expiresAt > now && record.payload.count == 0

@@ -5,7 +5,7 @@ import Foundation
 public struct SessionRecord: Sendable {
     public let id: String
     /// What created the session (e.g. `web`), so one store can serve several flows without confusing them.
-    public let kind: String
+    public let kind: SessionKind
     public let createdAt: Date
     public let expiresAt: Date
     public let payload: SecretBytes
@@ -13,7 +13,7 @@ public struct SessionRecord: Sendable {
     /// it, and quotas count sessions per owner.
     public let owner: String
 
-    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, payload: SecretBytes, owner: String = "") {
+    public init(id: String, kind: SessionKind, createdAt: Date, expiresAt: Date, payload: SecretBytes, owner: String = "") {
         self.id = id
         self.kind = kind
         self.createdAt = createdAt
@@ -31,7 +31,7 @@ public struct SessionRecord: Sendable {
 extension SessionRecord {
     /// A record whose payload is `encode(secret)` moved into ``SecretBytes``; the caller's copy of `secret` (a
     /// private key's bytes) and the intermediate encoding are cleared.
-    public init(id: String, kind: String, createdAt: Date, expiresAt: Date, secret: [UInt8],
+    public init(id: String, kind: SessionKind, createdAt: Date, expiresAt: Date, secret: [UInt8],
                 encode: ([UInt8]) -> [UInt8]) {
         var secret = secret
         var payload = encode(secret)

@@ -12,19 +12,19 @@ public protocol SessionStore: Sendable {
 
     /// Removes and returns the session if it exists, has this kind, belongs to `owner` (any owner when nil) and has
     /// not expired. A session of another owner is ``SessionTakeResult/notFound`` and stays where it is.
-    func take(id: String, kind: String, owner: String?, now: Date) async -> SessionTakeResult
+    func take(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionTakeResult
 
     /// Whether the session is still open (not taken, not expired), without taking it: for flows whose caller polls
     /// for a result another party completes (OpenID4VP cross-device).
-    func presence(id: String, kind: String, owner: String?, now: Date) async -> SessionPresence
+    func presence(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionPresence
     /// Fills a reservation: a live record of this kind stored with an empty payload (room kept for a result that
     /// another party completes later) gets `payload`, keeping its ID, kind, owner and expiry. It takes no new room,
     /// so no maximum or quota can refuse it; a reservation already filled, taken or expired is not filled again.
-    func fill(id: String, kind: String, payload: SecretBytes, now: Date) async -> SessionFillResult
+    func fill(id: String, kind: SessionKind, payload: SecretBytes, now: Date) async -> SessionFillResult
 
     /// Takes a filled reservation (see ``fill(id:kind:payload:now:)``) once, like ``take(id:kind:owner:now:)``; one
     /// still empty is ``SessionFilledTakeResult/pending`` and stays where it is.
-    func takeFilled(id: String, kind: String, owner: String?, now: Date) async -> SessionFilledTakeResult
+    func takeFilled(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionFilledTakeResult
 
     /// Drops expired sessions and old tombstones; returns how many sessions were dropped.
     @discardableResult
@@ -41,7 +41,7 @@ extension SessionStore {
     }
 
     /// Takes a session whoever owns it.
-    public func take(id: String, kind: String, now: Date) async -> SessionTakeResult {
+    public func take(id: String, kind: SessionKind, now: Date) async -> SessionTakeResult {
         await take(id: id, kind: kind, owner: nil, now: now)
     }
 }
@@ -152,7 +152,7 @@ public struct SessionStoreStatistics: Sendable, Equatable {
 /// A flow's session as it lives in a ``SessionRecord``: its kind, and how to read it back.
 public protocol StoredSession: Sendable {
     /// The record kind this type writes and reads (e.g. `web`, `proximity`).
-    static var kind: String { get }
+    static var kind: SessionKind { get }
     /// Nil when the record is of another kind or not one this type wrote.
     init?(record: SessionRecord)
 }

@@ -266,25 +266,12 @@ public final class TrustStoreManager: Sendable {
         return VICALImportResult(verified: verified, diff: diff, dryRun: false, version: changed.snapshot.version)
     }
 
-    /// A list never goes back: a lower `vicalIssueID` (or, without one, an older `date`) than the list in force is
-    /// a rollback; the same issue ID with other content is refused too. Once a source's list in force has an issue
-    /// ID, a list without one is refused as a rollback as well: accepting it would reset the sequence, after which
-    /// an older issue would import again.
+    /// The succession rule of ``VerifiedVICAL/checkSuccession(after:)`` as a trust change's error.
     static func checkOrder(_ verified: VerifiedVICAL, against inForce: TrustListRecord?) throws(TrustChangeError) {
-        guard let inForce else { return }
-        if verified.vical.issueID == nil, let old = inForce.issueID {
-            throw .vical(VICALError(.rollback, "the list has no vicalIssueID, but the list in force for this source has "
-                                    + "vicalIssueID \(old): a later list must carry a higher one"))
-        }
-        if let new = verified.vical.issueID, let old = inForce.issueID {
-            if new < old {
-                throw .vical(VICALError(.rollback, "vicalIssueID \(new) is lower than \(old), the list in force"))
-            }
-            if new == old && verified.sha256 != inForce.sha256 {
-                throw .vical(VICALError(.issueIDReused, "vicalIssueID \(new) is the one in force, with other content"))
-            }
-        } else if verified.vical.date < inForce.date {
-            throw .vical(VICALError(.rollback, "the list is dated before the one in force (\(RFC3339Timestamp.string(inForce.date)))"))
+        do throws(VICALError) {
+            try verified.checkSuccession(after: inForce)
+        } catch {
+            throw .vical(error)
         }
     }
 

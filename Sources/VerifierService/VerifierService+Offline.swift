@@ -39,8 +39,8 @@ extension VerifierService {
     public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
                                       trust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
     {
-        let verified = await oid4vp.verifyAnswer(answer, session: session, at: time, trust: trust)
-        return (verified.report.verified, reportText(verified.report, extra: verified.extra))
+        let verdict = await oid4vp.verifier(at: time, trust: trust).verify(answer, session: session)
+        return (verdict.report.verified, reportText(verdict.report, extra: verdict.reportMembers))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.

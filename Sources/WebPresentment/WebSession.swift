@@ -6,9 +6,12 @@ import SessionStore
 
 /// What the service keeps between creating a request and verifying its answer: the recipient private key, the
 /// exact encryptionInfo string, the origin and the requested elements. Stored as a ``SessionRecord`` of kind
-/// `web` whose payload is CBOR in ``SecretBytes`` (zeroed when released).
+/// `web` whose payload is a ``StoredPayload`` (version 1: `origin`, `encryptionInfo`, `recipientKey`, `requested`)
+/// in ``SecretBytes`` (zeroed when released).
 public struct WebSession: StoredSession {
-    public static let kind = "web"
+    public static let kind = SessionKind.web
+    static let payloadVersion: Int64 = 1
+    static let payloadMembers: Set<String> = ["origin", "encryptionInfo", "recipientKey", "requested"]
 
     public let origin: SerializedOrigin
     public let encryptionInfo: String
@@ -47,25 +50,33 @@ public struct WebSession: StoredSession {
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         SessionRecord(id: id, kind: Self.kind, createdAt: createdAt, expiresAt: expiresAt,
                       secret: Array(recipientKey.rawRepresentation)) { key in
-            CBOREncoder().encode([.text(origin.text), .text(encryptionInfo), .bytes(key), requested?.storageForm ?? .null])
+            StoredPayload.encode(version: Self.payloadVersion, [
+                ("origin", .text(origin.text)), ("encryptionInfo", .text(encryptionInfo)), ("recipientKey", .bytes(key)),
+                ("requested", requested?.storageForm ?? .null),
+            ])
         }
     }
 
     /// Reads a stored record back; nil if the payload is not one this type wrote.
     public init?(record: SessionRecord) {
-        guard record.kind == Self.kind else { return nil }
-        let decoded = record.payload.withUnsafeBytes { try? CBORDecoder().decode(Array($0)) }
-        guard let parts = decoded?.arrayValue, parts.count == 4,
-              let originText = parts[0].textValue, let origin = SerializedOrigin(originText),
-              let info = parts[1].textValue, let keyBytes = parts[2].bytesValue,
-              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes)
+        guard record.kind == Self.kind,
+              let payload = record.payload.withUnsafeBytes({ StoredPayload(Array($0), version: Self.payloadVersion,
+                                                                           members: Self.payloadMembers) }),
+              let originText = payload["origin"]?.textValue, let origin = SerializedOrigin(originText),
+              let info = payload["encryptionInfo"]?.textValue, let keyBytes = payload["recipientKey"]?.bytesValue,
+              let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: keyBytes), let stored = payload["requested"]
         else { return nil }
         var requested: RequestedItems?
-        if !parts[3].isNull {
+        if !stored.isNull {
             // A stored request that does not read back is a broken record, never "no request".
-            guard let stored = RequestedItems(storageForm: parts[3]) else { return nil }
-            requested = stored
+            guard let items = RequestedItems(storageForm: stored) else { return nil }
+            requested = items
         }
         self.init(origin: origin, encryptionInfo: info, recipientKey: key, requested: requested)
     }
+}
+
+extension SessionKind {
+    /// An Annex C web session (`POST /v1/web/requests`).
+    public static let web: SessionKind = "web"
 }

@@ -9,7 +9,7 @@ struct PostgresSessionStoreTests {
     static let secret: [UInt8] = Array("reader private key 0123456789abcdef".utf8)
     let now = Date(timeIntervalSince1970: 1_900_000_000)
 
-    func record(_ id: String = SessionIdentifier.make(), kind: String = "web", ttl: TimeInterval = 300) -> SessionRecord {
+    func record(_ id: String = SessionIdentifier.make(), kind: SessionKind = "web", ttl: TimeInterval = 300) -> SessionRecord {
         SessionRecord(id: id, kind: kind, createdAt: now, expiresAt: now.addingTimeInterval(ttl), payload: SecretBytes(Self.secret))
     }
 

@@ -5,7 +5,7 @@ import Testing
 struct InMemorySessionStoreTests {
     static let start = Date(timeIntervalSince1970: 2_000_000_000)
 
-    static func record(_ id: String, expiresIn seconds: TimeInterval = 300, kind: String = "web", at now: Date = start) -> SessionRecord {
+    static func record(_ id: String, expiresIn seconds: TimeInterval = 300, kind: SessionKind = "web", at now: Date = start) -> SessionRecord {
         SessionRecord(id: id, kind: kind, createdAt: now, expiresAt: now.addingTimeInterval(seconds), payload: SecretBytes([1, 2, 3]))
     }
 
@@ -141,7 +141,7 @@ struct InMemorySessionStoreTests {
     @Test func quotasBoundEachKindAndEachOwnerWithinIt() throws {
         let store = InMemorySessionStore(maximumSessions: 100)
         let quota = SessionQuota(perKind: 3, perOwner: 2)
-        func owned(_ id: String, _ owner: String, kind: String = "web") -> SessionRecord {
+        func owned(_ id: String, _ owner: String, kind: SessionKind = "web") -> SessionRecord {
             Self.record(id, kind: kind).owned(by: owner)
         }
         try store.insert(owned("a1", "a"), quota: quota, now: Self.start)

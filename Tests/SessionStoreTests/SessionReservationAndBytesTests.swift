@@ -6,7 +6,7 @@ import Testing
 struct SessionReservationAndBytesTests {
     static let start = Date(timeIntervalSince1970: 2_000_000_000)
 
-    static func record(_ id: String, bytes: Int, owner: String = "a", kind: String = "result") -> SessionRecord {
+    static func record(_ id: String, bytes: Int, owner: String = "a", kind: SessionKind = "result") -> SessionRecord {
         SessionRecord(id: id, kind: kind, createdAt: start, expiresAt: start.addingTimeInterval(300),
                       payload: SecretBytes(Array(repeating: 7, count: bytes)), owner: owner)
     }

@@ -1,3 +1,4 @@
+import Encodings
 import HTTPServer
 
 /// Recognises an integrator by its bearer token.

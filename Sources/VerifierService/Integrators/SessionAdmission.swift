@@ -16,13 +16,12 @@ struct SessionAdmission: Sendable {
     let quota: SessionQuota
 
     init(configuration: ServiceConfiguration, integratorCount: Int) {
-        var kinds: [String] = []
+        var kinds: [SessionKind] = []
         if configuration.web != nil { kinds.append(WebSession.kind) }
         if configuration.proximity != nil { kinds.append(ProximitySession.kind) }
         if configuration.oid4vp != nil {
             // Cross-device requests keep three records (session, request object, result): each kind has its part.
-            kinds += [OpenID4VPSession.Flow.digitalCredentialsAPI.kind, OpenID4VPSession.Flow.crossDevice.kind,
-                      OpenID4VPHandler.requestObjectKind, OpenID4VPHandler.resultKind]
+            kinds += [.oid4vpDigitalCredentialsAPI, .oid4vpCrossDevice, .oid4vpRequestObject, .oid4vpResult]
         }
         if configuration.apple?.requireIssuedNonce == true { kinds.append(AppleNonces.kind) }
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions

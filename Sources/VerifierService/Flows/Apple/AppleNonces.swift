@@ -6,7 +6,7 @@ import SessionStore
 /// (`apple.requireIssuedNonce`); `/v1/apple/verify` consumes one.
 struct AppleNonces: Sendable {
     /// The session-store kind of an issued nonce.
-    static let kind = "apple-nonce"
+    static let kind = SessionKind.appleNonce
     static let byteCount = 32
 
     let sessions: SessionDesk
@@ -16,12 +16,11 @@ struct AppleNonces: Sendable {
     func issue(for identity: MerchantIdentity, to integrator: Integrator) async throws(ServiceProblem) -> (nonce: [UInt8], expiresAt: Date) {
         var generator = SystemRandomNumberGenerator()
         let nonce = (0..<Self.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let created = sessions.now()
-        let expiresAt = created.addingTimeInterval(lifetime)
-        try await sessions.store(SessionRecord(id: Base64URL.encode(nonce), kind: Self.kind, createdAt: created, expiresAt: expiresAt,
-                                               payload: SecretBytes(Self.binding(identity))),
-                                 for: integrator, now: created)
-        return (nonce, expiresAt)
+        let issued = try await sessions.open(id: Base64URL.encode(nonce), lifetime: lifetime, for: integrator) { opening in
+            [SessionRecord(id: opening.id, kind: Self.kind, createdAt: opening.createdAt, expiresAt: opening.expiresAt,
+                           payload: SecretBytes(Self.binding(identity)))]
+        }
+        return (nonce, issued.expiresAt)
     }
 
     /// Consumes a nonce issued to this integrator for these merchant and team IDs: 400 `NONCE_UNKNOWN` (never issued,
@@ -42,4 +41,9 @@ struct AppleNonces: Sendable {
     static func binding(_ identity: MerchantIdentity) -> [UInt8] {
         Array("\(identity.merchantId)\u{0}\(identity.teamId)".utf8)
     }
+}
+
+extension SessionKind {
+    /// A nonce issued for an Apple answer (`POST /v1/apple/nonces`, with `apple.requireIssuedNonce`).
+    static let appleNonce: SessionKind = "apple-nonce"
 }

@@ -58,14 +58,12 @@ struct ProximityHandler: Sendable {
         } catch {
             throw Self.problem(error)
         }
-        let created = clock.now()
-        let expiresAt = created.addingTimeInterval(TimeInterval(proximity.sessionTTLSeconds))
-        let id = SessionIdentifier.make()
-        try await sessions.store(opened.session.record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator,
-                                 now: created)
+        let session = try await sessions.open(lifetime: TimeInterval(proximity.sessionTTLSeconds), for: integrator) { opening in
+            [opened.session.record(id: opening.id, createdAt: opening.createdAt, expiresAt: opening.expiresAt)]
+        }
         return .json(.object([
-            ("sessionId", .string(id)),
-            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("sessionId", .string(session.id)),
+            ("expiresAt", .string(ReportJSON.timestamp(session.expiresAt))),
             ("eReaderKey", .string(Data(opened.transcript.eReaderCOSEKey).base64EncodedString())),
             ("sessionEstablishment", .string(Data(opened.sessionEstablishment).base64EncodedString())),
         ]), status: .created)

@@ -4,9 +4,8 @@ import StatusList
 import TrustManagement
 import TrustStore
 
-/// Verifies a DeviceResponse the way every flow does: options from the configuration, the trust set in force,
-/// status resolved between the two halves of one pass (``MDocVerifier/prepare(_:sessionTranscript:options:)``,
-/// then ``MDocVerifier/finish(_:statusEvidence:)``).
+/// The configuration's verification settings (options, status policy, the trust set in force) handed to the
+/// library's ``StatusAwareVerifier``, which every flow verifies through.
 struct ResponseVerification: Sendable {
     let trust: TrustStoreManager
     let statusResolver: StatusResolver
@@ -38,18 +37,11 @@ struct ResponseVerification: Sendable {
         return options
     }
 
-    /// Verifies a parsed response after resolving the status references of its authentic MSOs (unless status
-    /// checking is off). Status lists are judged at the service clock, the document at `options.verificationTime`.
+    /// Verifies a parsed response with its status (``StatusAwareVerifier``) under the trust set in force, or under
+    /// `snapshotOverride`.
     func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
                 trust snapshotOverride: TrustSnapshot? = nil) async -> VerificationReport {
-        let snapshot = snapshotOverride ?? trust.snapshot
-        let verifier = MDocVerifier(trust: snapshot)
-        let prepared = verifier.prepare(response, sessionTranscript: sessionTranscript, options: options)
-        var evidence = options.statusEvidence
-        if statusMode != .off {
-            // Only lists named by authentic MSOs are fetched: never a URI a sender merely wrote into a document.
-            evidence = await statusResolver.evidence(for: prepared.statusReferences, trust: snapshot, now: now())
-        }
-        return verifier.finish(prepared, statusEvidence: evidence)
+        await StatusAwareVerifier(resolver: statusResolver, mode: statusMode, now: now)
+            .verify(response, sessionTranscript: sessionTranscript, options: options, trust: snapshotOverride ?? trust.snapshot)
     }
 }

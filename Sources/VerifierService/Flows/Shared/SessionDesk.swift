@@ -1,8 +1,30 @@
 import Foundation
 import SessionStore
 
-/// Storing and taking one-time records (sessions, issued nonces), with the same answers for every flow.
+/// The one door to one-time records (sessions, issued nonces, cross-device results): opening, taking, filling a
+/// reservation and reading one's state, each with the same answers and metrics for every flow.
 struct SessionDesk: Sendable {
+    /// A session being opened: its id and its times.
+    struct Opening {
+        let id: String
+        let createdAt: Date
+        let expiresAt: Date
+    }
+
+    /// Opens a session owned by `integrator` that lives `lifetime` seconds from now, under `id` (by default a fresh
+    /// one): `records` makes what is stored for it (usually one record; a cross-device request stores its result's
+    /// reservation, its session and its request object), each stored in that order within the integrator's share.
+    func open(id: String = SessionIdentifier.make(), lifetime: TimeInterval, for integrator: Integrator,
+              _ records: (Opening) throws(ServiceProblem) -> [SessionRecord]) async throws(ServiceProblem) -> Opening
+    {
+        let created = now()
+        let opening = Opening(id: id, createdAt: created, expiresAt: created.addingTimeInterval(lifetime))
+        for record in try records(opening) {
+            try await store(record, for: integrator, now: created)
+        }
+        return opening
+    }
+
     let store: any SessionStore
     let quota: SessionQuota
     let metrics: ServiceMetrics
@@ -11,7 +33,7 @@ struct SessionDesk: Sendable {
     /// Stores a new session owned by `integrator`, within its kind's and the integrator's share of the capacity
     /// (``SessionAdmission``): an integrator over its share is 429 `INTEGRATOR_QUOTA_EXCEEDED`, a kind or a store
     /// that is full is 503 `SESSION_STORE_FULL`, both with `Retry-After`.
-    func store(_ record: SessionRecord, for integrator: Integrator, now: Date) async throws(ServiceProblem) {
+    private func store(_ record: SessionRecord, for integrator: Integrator, now: Date) async throws(ServiceProblem) {
         do {
             try await store.insert(record.owned(by: integrator.name), quota: quota, now: now)
         } catch {
@@ -27,7 +49,7 @@ struct SessionDesk: Sendable {
                                          "open sessions hold \(maximum) bytes; try again when some have been used or expired")
                 event = "store_full"
             case .recordTooLarge(let maximum):
-                metrics.session(flow: record.kind, event: "too_large")
+                metrics.session(flow: record.kind.rawValue, event: "too_large")
                 throw ServiceProblem(.badRequest, "SESSION_TOO_LARGE",
                                      "this request would keep \(record.payload.count) bytes; a session keeps at most \(maximum): ask for fewer or shorter names")
             case .quotaExceeded(.ownerBytes, let maximum):
@@ -43,13 +65,13 @@ struct SessionDesk: Sendable {
                                          "this integrator holds its share of \(maximum) open \(record.kind) sessions; use or let some expire")
                 event = "quota_exceeded"
             case .unavailable(let reason):
-                metrics.session(flow: record.kind, event: "store_unavailable")
+                metrics.session(flow: record.kind.rawValue, event: "store_unavailable")
                 throw Self.storeUnavailable(reason)
             }
-            metrics.session(flow: record.kind, event: event)
+            metrics.session(flow: record.kind.rawValue, event: event)
             throw problem.with(.retryAfter, "5")
         }
-        metrics.session(flow: record.kind, event: "created")
+        metrics.session(flow: record.kind.rawValue, event: "created")
     }
 
     /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
@@ -79,25 +101,53 @@ struct SessionDesk: Sendable {
     /// Takes a one-time record (a session, an issued nonce) once, counting the outcome under its kind; a store that
     /// cannot be asked is 503 `STORE_UNAVAILABLE`.
     /// With `owner` nil, whoever owns it (a wallet's call names no integrator).
-    func takeRecord(_ id: String, kind: String, owner: Integrator?, refusals: TakeRefusals) async throws(ServiceProblem)
+    func takeRecord(_ id: String, kind: SessionKind, owner: Integrator?, refusals: TakeRefusals) async throws(ServiceProblem)
         -> SessionRecord
     {
         switch await store.take(id: id, kind: kind, owner: owner?.name, now: now()) {
         case .taken(let record):
-            metrics.session(flow: kind, event: "taken")
+            metrics.session(flow: kind.rawValue, event: "taken")
             return record
         case .alreadyUsed:
-            metrics.session(flow: kind, event: "replayed")
+            metrics.session(flow: kind.rawValue, event: "replayed")
             throw refusals.alreadyUsed
         case .expired:
-            metrics.session(flow: kind, event: "expired")
+            metrics.session(flow: kind.rawValue, event: "expired")
             throw refusals.expired
         case .notFound:
             throw refusals.notFound
         case .unavailable(let reason):
-            metrics.session(flow: kind, event: "store_unavailable")
+            metrics.session(flow: kind.rawValue, event: "store_unavailable")
             throw Self.storeUnavailable(reason)
         }
+    }
+
+    /// Fills a reservation made when its session was opened (a cross-device result): never refused for room.
+    func fill(_ id: String, kind: SessionKind, payload: SecretBytes) async -> SessionFillResult {
+        let result = await store.fill(id: id, kind: kind, payload: payload, now: now())
+        switch result {
+        case .filled: metrics.session(flow: kind.rawValue, event: "created")
+        case .unavailable: metrics.session(flow: kind.rawValue, event: "store_unavailable")
+        case .alreadyFilled, .expired, .notFound: metrics.session(flow: kind.rawValue, event: "expired")
+        }
+        return result
+    }
+
+    /// Takes a filled reservation once (``SessionStore/takeFilled(id:kind:owner:now:)``), counting a take.
+    func takeFilled(_ id: String, kind: SessionKind, owner: Integrator) async -> SessionFilledTakeResult {
+        let result = await store.takeFilled(id: id, kind: kind, owner: owner.name, now: now())
+        switch result {
+        case .taken: metrics.session(flow: kind.rawValue, event: "taken")
+        case .alreadyUsed: metrics.session(flow: kind.rawValue, event: "replayed")
+        case .unavailable: metrics.session(flow: kind.rawValue, event: "store_unavailable")
+        case .pending, .expired, .notFound: break
+        }
+        return result
+    }
+
+    /// Whether a session is still open, without taking it.
+    func presence(_ id: String, kind: SessionKind, owner: Integrator) async -> SessionPresence {
+        await store.presence(id: id, kind: kind, owner: owner.name, now: now())
     }
 
     /// 503 `STORE_UNAVAILABLE` with `Retry-After`: the shared store (the database) cannot be reached now.

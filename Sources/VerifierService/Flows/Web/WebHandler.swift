@@ -35,17 +35,15 @@ struct WebHandler: Sendable {
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request could not be signed")
         }
-        let created = clock.now()
-        let expiresAt = created.addingTimeInterval(TimeInterval(web.sessionTTLSeconds))
-        let id = SessionIdentifier.make()
-        try await sessions.store(WebSession(made).record(id: id, createdAt: created, expiresAt: expiresAt), for: integrator,
-                                 now: created)
+        let opened = try await sessions.open(lifetime: TimeInterval(web.sessionTTLSeconds), for: integrator) { opening in
+            [WebSession(made).record(id: opening.id, createdAt: opening.createdAt, expiresAt: opening.expiresAt)]
+        }
         let data: JSON = .object([
             ("deviceRequest", .string(made.deviceRequest)), ("encryptionInfo", .string(made.encryptionInfo.base64URL)),
         ])
         return .json(.object([
-            ("sessionId", .string(id)),
-            ("expiresAt", .string(ReportJSON.timestamp(expiresAt))),
+            ("sessionId", .string(opened.id)),
+            ("expiresAt", .string(ReportJSON.timestamp(opened.expiresAt))),
             ("request", .object([("protocol", .string(WebRequest.protocolIdentifier)), ("data", data)])),
         ]), status: .created)
     }

@@ -5,7 +5,6 @@ import Testing
 import TestSupport
 import X509
 @testable import ReaderAuthentication
-@testable import WebPresentment
 
 /// Start-up checks of the readerAuth key and chain: each rule has a passing and a failing case.
 struct ReaderAuthenticationKeyTests {
@@ -13,8 +12,15 @@ struct ReaderAuthenticationKeyTests {
         try certificates.map { try ReaderAuthTestChain.pem($0) }.joined()
     }
 
+    /// The demo configuration's TEST-ONLY reader key and chain.
+    static func demoReaderKey() throws -> ReaderAuthenticationKey {
+        let keys = Fixtures.testVectors.appendingPathComponent("demo/keys")
+        return try ReaderAuthenticationKey(keyPEM: try Fixtures.text(keys.appendingPathComponent("reader-auth.pem")),
+                                           chainPEM: try Fixtures.text(keys.appendingPathComponent("reader-auth-chain.pem")))
+    }
+
     @Test func theDemoChainLoadsAndDropsItsRootFromX5chain() throws {
-        let key = try RequestBuildingTests.demoReaderKey()
+        let key = try Self.demoReaderKey()
         #expect(key.chain.count == 2)
         #expect(key.x5chain.count == 1)
         let root = try Certificate(pemEncoded: try Fixtures.text(Fixtures.testVectors.appendingPathComponent("demo/reader-root.pem")))

@@ -1,24 +1,24 @@
 import Crypto
 
 /// Secret comparison that takes the same time whatever the inputs (lengths are hidden by hashing first).
-enum ConstantTime {
+public enum ConstantTime {
     /// The SHA-256 a secret is compared by; configured secrets can be hashed once, at start-up.
-    static func digest(_ secret: String) -> [UInt8] {
+    public static func digest(_ secret: String) -> [UInt8] {
         Array(SHA256.hash(data: Array(secret.utf8)))
     }
 
-    static func equals(_ presented: String, _ expected: String) -> Bool {
+    public static func equals(_ presented: String, _ expected: String) -> Bool {
         index(of: presented, among: [digest(expected)]) != nil
     }
 
     /// Whether `presented` matches any of `expected`, checking all of them.
-    static func matchesAny(_ presented: String, _ expected: [String]) -> Bool {
+    public static func matchesAny(_ presented: String, _ expected: [String]) -> Bool {
         index(of: presented, among: expected.map(digest)) != nil
     }
 
     /// The position of the digest `presented` hashes to among `digests` (each a ``digest(_:)``), comparing with
     /// every one of them in full whatever matches, so the time taken shows neither whether nor where.
-    static func index(of presented: String, among digests: [[UInt8]]) -> Int? {
+    public static func index(of presented: String, among digests: [[UInt8]]) -> Int? {
         let presented = digest(presented)
         var found: Int?
         for (position, candidate) in digests.enumerated() {
