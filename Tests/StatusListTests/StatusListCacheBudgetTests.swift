@@ -29,8 +29,9 @@ struct StatusListCacheBudgetTests {
         let budget = one.heldBytes * 2 + one.heldBytes / 2
         let cache = StatusListCache(fetcher: StatusListCaseTests.fetcher(), cacheSeconds: 3600, maximumBytes: budget,
                                     onEvent: { if case .held(_, let bytes) = $0 { held.withLock { $0.append(bytes) } } })
-        for name in ["bits1", "bits2", "bits4"] {
-            guard case .success = await cache.list(Self.key(name), trust: trust, now: time).0 else {
+        // One second apart, so "least recently fetched" is one list.
+        for (offset, name) in ["bits1", "bits2", "bits4"].enumerated() {
+            guard case .success = await cache.list(Self.key(name), trust: trust, now: time.addingTimeInterval(Double(offset))).0 else {
                 Issue.record("\(name) did not verify")
                 return
             }
