@@ -9,6 +9,25 @@ public enum Fixtures {
     /// `TestVectors/` in this repository.
     public static let testVectors: URL = repositoryRoot.appendingPathComponent("TestVectors")
 
+    /// The documentation a newcomer reads, as relative paths: README.md, then every Markdown file under docs/
+    /// (sorted).
+    public static var documentationFiles: [String] {
+        let docs = repositoryRoot.appendingPathComponent("docs")
+        let found = (FileManager.default.subpaths(atPath: docs.path) ?? []).filter { $0.hasSuffix(".md") }.sorted()
+        return ["README.md"] + found.map { "docs/\($0)" }
+    }
+
+    /// A documentation file's text (a path relative to the repository root).
+    public static func documentation(_ path: String) throws -> String {
+        try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// README.md and every document under docs/, joined: for checks that an example or a statement is written
+    /// somewhere a reader finds it.
+    public static func allDocumentation() throws -> String {
+        try documentationFiles.map(documentation).joined(separator: "\n")
+    }
+
     /// `../shared/vectors`, present in CI and on developer machines, absent in a bare clone.
     public static let sharedVectors: URL = repositoryRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/vectors")

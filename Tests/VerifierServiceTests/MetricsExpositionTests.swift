@@ -127,11 +127,9 @@ struct MetricsExpositionTests {
         return statuses
     }
 
-    /// README's metrics table, from "### Health and metrics" to the next section: one row per family.
+    /// The metrics table of docs/api/health-and-metrics.md: one row per family.
     static func readmeRows() throws -> [String: String] {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "### Health and metrics").dropFirst().first?
-            .components(separatedBy: "\n## ").first ?? ""
+        let section = try Fixtures.documentation("docs/api/health-and-metrics.md")
         var rows: [String: String] = [:]
         for line in section.split(separator: "\n") where line.hasPrefix("| `") {
             let name = line.dropFirst(3).prefix { $0 != "`" }

@@ -113,7 +113,7 @@ final class OperatorExperienceTests: @unchecked Sendable {
     }
 
     @Test func theReadmeTranscriptExampleUsesTheDemoNonce() throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Fixtures.allDocumentation()
         let line = try #require(readme.split(separator: "\n").first { $0.contains("/v1/apple/session-transcript --data") })
         let request = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.demo.appendingPathComponent("verify-request.json"))) as? [String: Any]
         let nonce = try #require(request?["nonce"] as? String)
@@ -123,7 +123,7 @@ final class OperatorExperienceTests: @unchecked Sendable {
     /// The README's `/v1/mdoc/verify` example runs on the demo configuration as written, and its transcript is
     /// the one the service builds for the demo nonce.
     @Test func theReadmeMDocVerifyExampleVerifiesOnTheDemo() async throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Fixtures.allDocumentation()
         #expect(readme.contains(#"curl -s -H "$I" --data @TestVectors/demo/mdoc-verify-request.json localhost:8080/v1/mdoc/verify"#))
         #expect(readme.contains("I='Authorization: Bearer demo-integrator-token-TEST-ONLY'"))
         let harness = try ServiceHarness(anchors: [Self.demo.appendingPathComponent("trusted-iaca/demo-iaca.pem")]) { config in

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README's walk-throughs, run exactly as written. A block meant to be pasted is marked on the line before its fence:
+/// The documentation's walk-throughs (README.md and docs/), run exactly as written. A block meant to be pasted is
+/// marked on the line before its fence:
 /// `<!-- walkthrough: NAME step N -->`, optionally with `expect: TEXT` (once or more) naming what that step prints.
 /// Per walk-through the marked blocks are joined in order and run in one `bash -euo pipefail` from the repository
 /// root, with a temporary HOME, against the demo configuration (`config/verifierd.json`) served on 127.0.0.1:8080 by
@@ -13,7 +14,6 @@ import TestSupport
 /// whatever a walk-through started must have stopped when it ends, and what it wrote (under `workFolder`) is removed.
 @Suite(.serialized)
 struct ReadmeWalkthroughTests {
-    static let readme = Fixtures.repositoryRoot.appendingPathComponent("README.md")
     static let demoConfig = Fixtures.repositoryRoot.appendingPathComponent("config/verifierd.json")
     /// Where the walk-throughs write; the test removes it before and after each run.
     static let workFolder = "/tmp/verifierd-walkthrough"
@@ -27,13 +27,14 @@ struct ReadmeWalkthroughTests {
         let number: Int
         let expectations: [String]
         let code: String
-        /// README line of the marker (1-based).
+        /// The document (relative to the repository root) and the line of the marker (1-based).
+        let file: String
         let line: Int
     }
 
     /// Every marked block of `text`, in README order. A marker not followed by a fence, or a fence left open, is an
     /// error naming the line.
-    static func steps(in text: String) throws -> [Step] {
+    static func steps(in text: String, file: String) throws -> [Step] {
         let lines = text.components(separatedBy: "\n")
         let prefix = "<!-- walkthrough: "
         var steps: [Step] = []
@@ -42,42 +43,47 @@ struct ReadmeWalkthroughTests {
             let line = lines[index]
             guard line.hasPrefix(prefix) else { index += 1; continue }
             let marker = index + 1
-            guard line.hasSuffix("-->") else { throw WalkthroughError("README.md:\(marker): the marker does not end in -->") }
+            guard line.hasSuffix("-->") else { throw WalkthroughError("\(file):\(marker): the marker does not end in -->") }
             let body = line.dropFirst(prefix.count).dropLast(3).trimmingCharacters(in: .whitespaces)
             var parts = body.components(separatedBy: " expect: ")
             let head = parts.removeFirst().split(separator: " ")
             guard head.count == 3, head[1] == "step", let number = Int(head[2]) else {
-                throw WalkthroughError("README.md:\(marker): the marker is not `<!-- walkthrough: NAME step N [expect: TEXT]… -->`")
+                throw WalkthroughError("\(file):\(marker): the marker is not `<!-- walkthrough: NAME step N [expect: TEXT]… -->`")
             }
             let expectations = parts.map { $0.trimmingCharacters(in: .whitespaces) }
-            guard expectations.allSatisfy({ !$0.isEmpty }) else { throw WalkthroughError("README.md:\(marker): an empty expect:") }
+            guard expectations.allSatisfy({ !$0.isEmpty }) else { throw WalkthroughError("\(file):\(marker): an empty expect:") }
             guard index + 1 < lines.count, lines[index + 1].hasPrefix("```") else {
-                throw WalkthroughError("README.md:\(marker): the marker is not followed by a code fence")
+                throw WalkthroughError("\(file):\(marker): the marker is not followed by a code fence")
             }
             var end = index + 2
             while end < lines.count && lines[end] != "```" { end += 1 }
-            guard end < lines.count else { throw WalkthroughError("README.md:\(marker): the code block is not closed") }
+            guard end < lines.count else { throw WalkthroughError("\(file):\(marker): the code block is not closed") }
             steps.append(Step(walkthrough: String(head[0]), number: number, expectations: expectations,
-                              code: lines[(index + 2)..<end].joined(separator: "\n"), line: marker))
+                              code: lines[(index + 2)..<end].joined(separator: "\n"), file: file, line: marker))
             index = end + 1
         }
         return steps
     }
 
+    /// Every marked block of the documentation (README.md and docs/), file by file.
+    static func allSteps() throws -> [Step] {
+        try Fixtures.documentationFiles.flatMap { try steps(in: try Fixtures.documentation($0), file: $0) }
+    }
+
     static func steps(of name: String) throws -> [Step] {
-        try steps(in: String(contentsOf: readme, encoding: .utf8)).filter { $0.walkthrough == name }
+        try allSteps().filter { $0.walkthrough == name }
     }
 
     /// The markers are well formed, each walk-through's steps are numbered 1, 2, … in README order, its blocks are
     /// shell, and no line a reader pastes holds a placeholder (`...`, `…`, `<sessionId>`): only comments may.
     @Test func theWalkthroughsAreMarkedAndHoldNoPlaceholders() throws {
-        let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let steps = try Self.steps(in: text)
-        #expect(Set(steps.map(\.walkthrough)) == Set(Self.names), "walk-throughs in README: \(Set(steps.map(\.walkthrough)).sorted())")
+        let steps = try Self.allSteps()
+        #expect(Set(steps.map(\.walkthrough)) == Set(Self.names), "walk-throughs in the documentation: \(Set(steps.map(\.walkthrough)).sorted())")
         let placeholder = try Regex(#"<[A-Za-z][A-Za-z0-9 _.-]*>"#)
         for name in Self.names {
             let mine = steps.filter { $0.walkthrough == name }
             #expect(mine.map(\.number) == Array(1...max(1, mine.count)), "\(name): steps \(mine.map(\.number)) are not 1...\(mine.count) in order")
+            #expect(Set(mine.map(\.file)).count == 1, "\(name): its steps are in one document, not \(Set(mine.map(\.file)).sorted())")
             #expect(mine.first?.code.contains(Self.workFolder) == true, "\(name) step 1 does not create its folder under \(Self.workFolder)")
             #expect(mine.contains { !$0.expectations.isEmpty }, "\(name): no step says what it prints")
         }
@@ -85,22 +91,22 @@ struct ReadmeWalkthroughTests {
             for (offset, line) in step.code.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 guard !code.hasPrefix("#") else { continue }
-                let at = "README.md:\(step.line + 2 + offset) (\(step.walkthrough) step \(step.number))"
+                let at = "\(step.file):\(step.line + 2 + offset) (\(step.walkthrough) step \(step.number))"
                 #expect(!code.contains("...") && !code.contains("…"), "\(at) holds a placeholder: \(code)")
                 #expect(code.firstMatch(of: placeholder) == nil, "\(at) holds a placeholder: \(code)")
             }
         }
         // The fences after the markers are shell.
-        let lines = text.components(separatedBy: "\n")
         for step in steps {
-            #expect(lines[step.line] == "```sh", "README.md:\(step.line + 1): a walk-through block opens with `\(lines[step.line])`, not ```sh")
+            let lines = try Fixtures.documentation(step.file).components(separatedBy: "\n")
+            #expect(lines[step.line] == "```sh", "\(step.file):\(step.line + 1): a walk-through block opens with `\(lines[step.line])`, not ```sh")
         }
     }
 
     @Test(arguments: names)
     func theWalkthroughRunsAsWritten(_ name: String) throws {
         let steps = try Self.steps(of: name)
-        try #require(!steps.isEmpty, "README has no walk-through \(name)")
+        try #require(!steps.isEmpty, "the documentation has no walk-through \(name)")
         let binary = CommandLineTests.locate()
         // Ports: the demo service's, and any a step starts a service on itself (`--port N`).
         let stepPorts = steps.flatMap { $0.code.matches(of: /--port (\d+)/).compactMap { Int($0.output.1) } }
@@ -155,7 +161,7 @@ struct ReadmeWalkthroughTests {
             for expected in step.expectations {
                 let found = printed.contains(expected)
                 #expect(found, """
-                    README.md:\(step.line): \(name) step \(step.number) should print \(expected); it printed:
+                    \(step.file):\(step.line): \(name) step \(step.number) should print \(expected); it printed:
                     \(printed.suffix(3000))
                     --- stderr of the walk-through:
                     \(run.error.suffix(2000))

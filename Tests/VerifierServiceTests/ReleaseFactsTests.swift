@@ -27,7 +27,8 @@ struct ReleaseFactsTests {
             return String(name)
         } ?? [])
         #expect(listed.contains("oid4vp") && listed.contains("health"), "\(listed)")
-        let section = Self.readme.components(separatedBy: "### Command line").last?.components(separatedBy: "```")[1] ?? ""
+        let operations = (try? Fixtures.documentation("docs/operations.md")) ?? ""
+        let section = operations.components(separatedBy: "## Command line").last?.components(separatedBy: "```")[1] ?? ""
         let documented = Set(section.split(separator: "\n").compactMap { line -> String? in
             let words = line.split(separator: " ")
             guard words.first == "verifierd", words.count > 1, !words[1].hasPrefix("-") else { return nil }
