@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import MDoc
+import OutboundFetch
+import ReaderAuthentication
+import ServerTLS
+import StrictJSON
+import TrustManagement
+import TrustStore
+import WebPresentment
+
+/// The readers of the configuration's sections, each checking its keys and naming the one at fault.
+extension ConfigurationLoader.Values {
+    /// `integrators`: tokens by name (in the file, `VERIFIERD_INTEGRATORS_TOKENS` as `name=token,…`, or a
+    /// `tokensFile` of `name=token` lines), whether a token is required, and the per-integrator session share.
+    func integrators() throws(ConfigurationError) -> ServiceConfiguration.Integrators {
+        typealias Integrators = ServiceConfiguration.Integrators
+        var integrators = Integrators()
+        var entries = try stringMap("integrators", "tokens").sorted { $0.key < $1.key }.map { (key: "integrators.tokens.\($0.key)", name: $0.key, token: $0.value) }
+        for (index, line) in (try secretFile("integrators", "tokens") ?? []).enumerated() {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else {
+                throw ConfigurationError(key: "integrators.tokensFile", "line \(index + 1) is not name=token")
+            }
+            entries.append((key: "integrators.tokensFile (line \(index + 1))", name: parts[0], token: parts[1]))
+        }
+        for entry in entries {
+            guard Integrators.isValidName(entry.name), entry.name != Integrators.anonymous else {
+                throw ConfigurationError(key: entry.key,
+                    "an integrator name is 1 to 64 lowercase letters, digits, '.', '_' or '-' (and not \"anonymous\")")
+            }
+            guard integrators.tokens[entry.name] == nil else {
+                throw ConfigurationError(key: entry.key, "integrator \"\(entry.name)\" is named twice")
+            }
+            guard entry.token.utf8.count >= 16 else {
+                throw ConfigurationError(key: entry.key, "a token must be at least 16 characters")
+            }
+            guard !integrators.tokens.values.contains(entry.token) else {
+                throw ConfigurationError(key: entry.key, "two integrators share a token; give each its own")
+            }
+            integrators.tokens[entry.name] = entry.token
+        }
+        integrators.requireToken = try bool("integrators", "requireToken", default: true)
+        if raw("integrators", "maxSessionsPerIntegrator") != nil {
+            integrators.maxSessionsPerIntegrator = try int("integrators", "maxSessionsPerIntegrator", default: 1,
+                                                           range: 1...10_000_000)
+        }
+        return integrators
+    }
+
+    func outbound() throws(ConfigurationError) -> ServiceConfiguration.Outbound {
+        var outbound = ServiceConfiguration.Outbound()
+        for (index, entry) in (try stringList("outbound", "allowedDestinations") ?? []).enumerated() {
+            guard let destination = AllowedDestination(entry) else {
+                throw ConfigurationError(key: "outbound.allowedDestinations[\(index)]",
+                    "\"\(entry)\" is not host:port (an IPv4 address, [IPv6 address] or host name, and a port 1-65535)")
+            }
+            outbound.allowedDestinations.append(destination)
+        }
+        outbound.maxRedirects = try int("outbound", "maxRedirects", default: 3, range: 0...3)
+        outbound.connectTimeoutSeconds = try int("outbound", "connectTimeoutSeconds", default: 5, range: 1...60)
+        outbound.idleTimeoutSeconds = try int("outbound", "idleTimeoutSeconds", default: 10, range: 1...300)
+        outbound.maxConcurrentFetches = try int("outbound", "maxConcurrentFetches", default: 32, range: 1...1024)
+        outbound.maxConcurrentFetchesPerHost = try int("outbound", "maxConcurrentFetchesPerHost", default: 4, range: 1...64)
+        return outbound
+    }
+
+    func tls() throws(ConfigurationError) -> ServiceConfiguration.TLS? {
+        let section = "server.tls"
+        guard sectionPresent(section) else { return nil }
+        var settings = TLSSettings(certificateChain: path(try requiredString(section, "certificateChain")),
+                                   privateKey: path(try requiredString(section, "privateKey")))
+        if let text = try string(section, "minimumVersion") {
+            guard let version = TLSSettings.MinimumVersion(rawValue: text) else {
+                throw ConfigurationError(key: "\(section).minimumVersion", "must be \"1.2\" or \"1.3\", got \"\(text)\"")
+            }
+            settings.minimumVersion = version
+        }
+        settings.clientCA = try string(section, "clientCA").map(path)
+        let hours = try int(section, "ticketKeyLifetimeHours", default: 12, range: 1...168)
+        settings.ticketKeyLifetime = .seconds(hours * 3600)
+        var prefixes = try stringList(section, "requireClientCertificateFor")
+        if prefixes != nil, settings.clientCA == nil {
+            throw ConfigurationError(key: "\(section).requireClientCertificateFor", "needs \(section).clientCA")
+        }
+        if settings.clientCA != nil, prefixes == nil { prefixes = ["/v1/admin/"] }
+        for (index, prefix) in (prefixes ?? []).enumerated() where !prefix.hasPrefix("/") {
+            throw ConfigurationError(key: "\(section).requireClientCertificateFor[\(index)]", "must start with /")
+        }
+        return ServiceConfiguration.TLS(settings: settings, requireClientCertificateFor: prefixes ?? [])
+    }
+
+    /// `store`: `{"kind": "memory"}` (the default) or `{"kind": "postgres", "url", "sessionKeyFile", ...}`.
+    func store() throws(ConfigurationError) -> ServiceConfiguration.Store {
+        let kind = try string("store", "kind") ?? (sectionPresent("store") ? nil : "memory")
+        switch kind {
+        case "memory":
+            for key in ConfigurationLoader.schema["store"] ?? [] where key != "kind" && raw("store", key) != nil {
+                throw ConfigurationError(key: "store.\(key)", "only applies with \"kind\": \"postgres\"")
+            }
+            if sectionPresent("store.tls") {
+                throw ConfigurationError(key: "store.tls", "only applies with \"kind\": \"postgres\"")
+            }
+            return .memory
+        case "postgres":
+            var postgres = ServiceConfiguration.Postgres(
+                url: try requiredString("store", "url"),
+                passwordFile: try string("store", "passwordFile").map(path),
+                sessionKeyFile: path(try requiredString("store", "sessionKeyFile")))
+            postgres.poolSize = try int("store", "poolSize", default: ServiceConfiguration.Postgres.defaultPoolSize, range: 1...256)
+            postgres.operationTimeoutMs = try int("store", "operationTimeoutMs", default: 2000, range: 100...60_000)
+            if let mode = try string("store.tls", "mode") {
+                guard ["disable", "prefer", "require"].contains(mode) else {
+                    throw ConfigurationError(key: "store.tls.mode", "must be \"disable\", \"prefer\" or \"require\", got \"\(mode)\"")
+                }
+                postgres.tlsMode = mode
+            }
+            postgres.tlsCAFile = try string("store.tls", "caFile").map(path)
+            if postgres.tlsCAFile != nil && postgres.tlsMode != "require" {
+                throw ConfigurationError(key: "store.tls.caFile", "only applies with store.tls.mode \"require\"")
+            }
+            return .postgres(postgres)
+        case nil:
+            throw ConfigurationError(key: "store.kind", "is required: \"memory\" or \"postgres\"")
+        case let other?:
+            throw ConfigurationError(key: "store.kind", "must be \"memory\" or \"postgres\", got \"\(other)\"")
+        }
+    }
+
+    func readerAuth() throws(ConfigurationError) -> ServiceConfiguration.ReaderAuth? {
+        guard sectionPresent("readerAuth") else { return nil }
+        var section = ServiceConfiguration.ReaderAuth(
+            signingKey: path(try requiredString("readerAuth", "signingKey")),
+            certificateChain: path(try requiredString("readerAuth", "certificateChain")))
+        if let text = try string("readerAuth", "mode") {
+            guard let mode = ReaderAuthMode(rawValue: text) else {
+                throw ConfigurationError(key: "readerAuth.mode",
+                                         "must be \"readerAuth\", \"readerAuthAll\" or \"both\", got \"\(text)\"")
+            }
+            section.mode = mode
+        }
+        return section
+    }
+
+    func oid4vp() throws(ConfigurationError) -> ServiceConfiguration.OpenID4VP? {
+        guard sectionPresent("oid4vp") else { return nil }
+        let origins = try stringList("oid4vp", "allowedOrigins") ?? []
+        guard !origins.isEmpty else { throw ConfigurationError(key: "oid4vp.allowedOrigins", "needs at least one origin") }
+        for (index, text) in origins.enumerated() where !OpenID4VPOrigin.isValid(text) {
+            throw ConfigurationError(key: "oid4vp.allowedOrigins[\(index)]",
+                "\"\(text)\" is neither a serialized origin (scheme://host[:port], lower case, no path or trailing slash) "
+                    + "nor android:apk-key-hash:<base64url SHA-256>")
+        }
+        let base = try string("oid4vp", "publicBaseUrl")
+        if let base {
+            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil,
+                  url.query == nil, url.fragment == nil, !base.hasSuffix("/")
+            else {
+                throw ConfigurationError(key: "oid4vp.publicBaseUrl", "\"\(base)\" is not an http(s) base URL without query, fragment or trailing slash")
+            }
+        }
+        return ServiceConfiguration.OpenID4VP(
+            allowedOrigins: origins,
+            sessionTTLSeconds: try int("oid4vp", "sessionTTLSeconds", default: 300, range: 30...3600),
+            allowUnencryptedResponses: try bool("oid4vp", "allowUnencryptedResponses", default: false),
+            publicBaseURL: base)
+    }
+
+    /// `demo`: on when the section is present (and `enabled` is not false); its integrator must be a configured
+    /// one, and the page needs the web flow.
+    func demo(integrators: ServiceConfiguration.Integrators, web: ServiceConfiguration.Web?)
+        throws(ConfigurationError) -> ServiceConfiguration.Demo?
+    {
+        guard sectionPresent("demo"), try bool("demo", "enabled", default: true) else { return nil }
+        let name = try requiredString("demo", "integrator")
+        guard integrators.tokens[name] != nil else {
+            throw ConfigurationError(key: "demo.integrator", "\"\(name)\" is not an integrator in integrators.tokens")
+        }
+        guard web != nil else {
+            throw ConfigurationError(key: "demo", "needs the web section (the page's origin must be in web.allowedOrigins)")
+        }
+        return ServiceConfiguration.Demo(integrator: name)
+    }
+
+    func web() throws(ConfigurationError) -> ServiceConfiguration.Web? {
+        guard sectionPresent("web") else { return nil }
+        let texts = try stringList("web", "allowedOrigins") ?? []
+        guard !texts.isEmpty else { throw ConfigurationError(key: "web.allowedOrigins", "needs at least one origin") }
+        var origins: [SerializedOrigin] = []
+        for (index, text) in texts.enumerated() {
+            guard let origin = SerializedOrigin(text) else {
+                throw ConfigurationError(key: "web.allowedOrigins[\(index)]",
+                    "\"\(text)\" is not a serialized origin: scheme://host[:port] in lower case, no path or trailing slash")
+            }
+            origins.append(origin)
+        }
+        return ServiceConfiguration.Web(
+            allowedOrigins: origins,
+            sessionTTLSeconds: try int("web", "sessionTTLSeconds", default: 300, range: 30...3600),
+            allowStatelessVerify: try bool("web", "allowStatelessVerify", default: false),
+            maxSessions: try int("web", "maxSessions", default: 100_000, range: 1...10_000_000),
+            maxSessionBytes: try int("web", "maxSessionBytes", default: ServiceConfiguration.Web.defaultMaxSessionBytes,
+                                     range: (1 << 20)...(64 << 30)))
+    }
+}
