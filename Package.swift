@@ -186,10 +186,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The service: configuration, routes, trust directory management, metrics and logs.
+        // The service's configuration: its types, the loader (file and environment, every key checked and named), and
+        // the key material read at start-up. No HTTP.
+        .target(name: "VerifierConfiguration", dependencies: [
+            "Encodings", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "ServerTLS", "StrictJSON", "TrustLists",
+            "TrustManagement", "TrustStore", "WebPresentment",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
-            "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP",
+            "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -257,6 +264,7 @@ let package = Package(
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON", "TrustManagement",
+            "VerifierConfiguration",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

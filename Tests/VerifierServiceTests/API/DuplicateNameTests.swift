@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 @testable import StrictJSON
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// A name repeated within one JSON object is refused wherever JSON comes in: parsers disagree on which of the two

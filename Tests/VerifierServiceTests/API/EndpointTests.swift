@@ -2,6 +2,7 @@ import Foundation
 import MDoc
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// Every endpoint over real sockets.

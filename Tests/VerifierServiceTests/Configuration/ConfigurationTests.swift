@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// Loading, overriding and rejecting configuration.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// The example configurations in `config/examples/` load with the service's own loader, say what their notes say,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// The `integrators` section: tokens from the file, a secret file or the environment, and what is refused.

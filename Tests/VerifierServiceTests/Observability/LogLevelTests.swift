@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// `logging.level` (`VERIFIERD_LOGGING_LEVEL`, `serve --log-level`): lines below it are not written, access lines

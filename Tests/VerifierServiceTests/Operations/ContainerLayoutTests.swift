@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// The container image cannot be built here (no Docker engine), so these tests hold what it relies on: the

@@ -2,6 +2,7 @@ import Encodings
 import Foundation
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// The operator's edges: exit codes scripts can rely on, messages that name the file, the variable or the key,

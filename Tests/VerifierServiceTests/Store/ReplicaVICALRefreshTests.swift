@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TestSupport
 @testable import TrustManagement
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// Scheduled VICAL refreshes shared by three replicas on one database (three services in this process, each with its

@@ -2,6 +2,7 @@ import Foundation
 import SessionStore
 import Testing
 import TestSupport
+@testable import VerifierConfiguration
 @testable import VerifierService
 
 /// The demo page (`demo` section): `GET /demo` and its files, and the two open routes that run the web flow as the

@@ -6,9 +6,9 @@ import Glibc
 
 /// Reads a file a setting names, with a reason that says what to fix: `no such file`, `permission denied` (with the
 /// user the service runs as), `is a directory`; never a Foundation error dump.
-enum ConfiguredFile {
+public enum ConfiguredFile {
     /// The file's bytes, or a ``ConfigurationError`` naming `key`.
-    static func bytes(_ url: URL, key: String) throws(ConfigurationError) -> Data {
+    public static func bytes(_ url: URL, key: String) throws(ConfigurationError) -> Data {
         let path = url.path
         var info = stat()
         if stat(path, &info) != 0 {
@@ -28,7 +28,7 @@ enum ConfiguredFile {
     }
 
     /// The file as UTF-8 text.
-    static func text(_ url: URL, key: String) throws(ConfigurationError) -> String {
+    public static func text(_ url: URL, key: String) throws(ConfigurationError) -> String {
         let data = try bytes(url, key: key)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(key: key, "\(url.path) is not UTF-8 text")
@@ -36,7 +36,7 @@ enum ConfiguredFile {
         return text
     }
 
-    static func reason(errno code: Int32) -> String {
+    public static func reason(errno code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file"
         case EACCES, EPERM: return "permission denied (the service runs as uid \(getuid()), gid \(getgid()))"
