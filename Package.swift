@@ -193,10 +193,16 @@ let package = Package(
             "TrustManagement", "TrustStore", "WebPresentment",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // Metrics (the table of families, process figures) and JSON log lines, for the service and its CLI.
+        .target(name: "ServiceObservability", dependencies: [
+            "StatusList", "StrictJSON", "Encodings",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ], swiftSettings: strict),
         .target(name: "VerifierService", dependencies: [
             "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
-            "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration",
+            "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -264,7 +270,7 @@ let package = Package(
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON", "TrustManagement",
-            "VerifierConfiguration",
+            "VerifierConfiguration", "ServiceObservability",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

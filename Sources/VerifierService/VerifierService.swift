@@ -1,3 +1,4 @@
+@_exported import ServiceObservability
 @_exported import VerifierConfiguration
 import AppleWallet
 import Foundation

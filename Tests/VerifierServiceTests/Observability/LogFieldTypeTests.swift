@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
+@testable import ServiceObservability
 import VerifierService
 
 /// Log lines keep the JSON type of what they carry: counts, ports and versions are numbers, lists are arrays,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ServiceObservability
 @testable import VerifierService
 
 /// `/metrics` as a scraper and an operator see it: every family has its `# HELP` line right before its `# TYPE`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ServiceObservability
 @testable import VerifierService
 
 #if canImport(Glibc)

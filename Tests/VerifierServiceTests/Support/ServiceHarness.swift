@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 import TestSupport
 import TrustStore
+@testable import ServiceObservability
 import VerifierService
 
 /// Log lines captured in memory.

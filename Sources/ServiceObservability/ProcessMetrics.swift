@@ -11,14 +11,14 @@ import Darwin
 /// The conventional Prometheus process metrics, read from `/proc/self` when `/metrics` is scraped (never per
 /// request): CPU time, resident and virtual memory, open and most file descriptors, and the start time. What cannot
 /// be read (no `/proc`, as in an empty chroot) is left out; the scrape still answers.
-struct ProcessMetrics: Sendable {
+public struct ProcessMetrics: Sendable {
     /// Where procfs is mounted; tests point it at an empty folder.
-    let procRoot: String
+    public let procRoot: String
     /// Unix seconds when the process started: from procfs when it can be read, else when this value was made (at
     /// service start).
-    let startTime: Double
+    public let startTime: Double
 
-    init(procRoot: String = "/proc") {
+    public init(procRoot: String = "/proc") {
         self.procRoot = procRoot
         startTime = Self.processStartTime(procRoot: procRoot) ?? Date().timeIntervalSince1970
     }
@@ -49,7 +49,7 @@ struct ProcessMetrics: Sendable {
 
     /// Appends the families in the text format, each with its `# HELP` and `# TYPE` lines; a figure that could not
     /// be read leaves its family out.
-    func emit(into buffer: inout [UInt8]) {
+    public func emit(into buffer: inout [UInt8]) {
         let sample = sample()
         let figures: [(MetricFamily, Double?)] = [
             (.processCPUSeconds, sample.cpuSeconds),

@@ -37,7 +37,7 @@ public final class LogOutput: Sendable {
     }
 
     /// Writes one line (the bytes of a JSON object, without the newline).
-    func emit(line: [UInt8]) {
+    public func emit(line: [UInt8]) {
         switch destination {
         case .closure(let sink):
             sink(String(decoding: line, as: UTF8.self))

@@ -8,14 +8,14 @@ import Synchronization
 /// metric is made from its ``MetricFamily`` (so every family has its `# HELP` line); the process metrics are read
 /// at each scrape.
 public final class ServiceMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
-    let process: ProcessMetrics
+    let registry: PrometheusCollectorRegistry
+    public let process: ProcessMetrics
 
     public convenience init() {
         self.init(process: ProcessMetrics())
     }
 
-    init(process: ProcessMetrics) {
+    public init(process: ProcessMetrics) {
         registry = PrometheusCollectorRegistry()
         self.process = process
     }
@@ -66,7 +66,7 @@ public final class ServiceMetrics: Sendable {
 
     /// Label values come from fixed sets, never from what a client sent: `route` is a registered pattern or
     /// `(unmatched)`, `method` one of ``knownMethods`` or `other`, `status` a three-digit code the server chose.
-    func httpRequest(route: String, method: String, status: Int, duration: Duration) {
+    public func httpRequest(route: String, method: String, status: Int, duration: Duration) {
         let methodLabel = Self.knownMethods.contains(method) ? method : "other"
         let handles = handles(.http(route: route, method: methodLabel, status: status)) {
             let statusLabel = (100...599).contains(status) ? String(status) : "other"
@@ -78,7 +78,7 @@ public final class ServiceMetrics: Sendable {
         handles.duration.recordNanoseconds(duration.nanoseconds)
     }
 
-    func verification(endpoint: String, outcome: String, duration: Duration) {
+    public func verification(endpoint: String, outcome: String, duration: Duration) {
         let handles = handles(.verification(endpoint: endpoint, outcome: outcome)) {
             Handles(count: counter(.verifications, [("endpoint", endpoint), ("outcome", outcome)]),
                     duration: histogram(.verificationDuration, [("endpoint", endpoint)]))
@@ -89,11 +89,11 @@ public final class ServiceMetrics: Sendable {
 
     /// Status-list cache events: fetches by outcome (`ok`, `failed`), cache hits, stale answers, list age.
     /// The payload bytes the in-memory session store holds.
-    func sessionBytes(_ bytes: Int) {
+    public func sessionBytes(_ bytes: Int) {
         gauge(.sessionBytes).set(to: Double(bytes))
     }
 
-    func statusList(_ event: StatusListCache.Event) {
+    public func statusList(_ event: StatusListCache.Event) {
         switch event {
         case .fetched(_, let outcome):
             counter(.statusListFetches, [("outcome", outcome)]).increment()
@@ -112,39 +112,39 @@ public final class ServiceMetrics: Sendable {
     /// One-time records by kind (`flow`: the session store's kind, e.g. `web`, `proximity`, `apple-nonce`) and event
     /// (created, taken, replayed, expired, store_full, quota_exceeded, store_unavailable): fixed sets chosen by the
     /// service.
-    func session(flow: String, event: String) {
+    public func session(flow: String, event: String) {
         counter(.sessions, [("flow", flow), ("event", event)]).increment()
     }
 
     /// Create and verify requests by integrator (a configured name, `anonymous`, or `-` when none was recognised) and
     /// status class (`2xx`, `4xx`, `5xx`): bounded by the configuration, never by what a request says.
-    func integratorRequest(integrator: String, status: Int) {
+    public func integratorRequest(integrator: String, status: Int) {
         counter(.integratorRequests, [("integrator", integrator), ("status", "\(status / 100)xx")]).increment()
     }
 
     /// Days until the served TLS certificate expires (computed at each scrape, like the trust anchors' expiry).
-    func tlsCertificate(notAfter: Date, now: Date) {
+    public func tlsCertificate(notAfter: Date, now: Date) {
         gauge(.tlsCertificateExpiry).set(to: notAfter.timeIntervalSince(now) / 86_400)
     }
 
     /// A TLS reload that was refused (the certificate in force stayed).
-    func tlsReloadFailed() {
+    public func tlsReloadFailed() {
         counter(.tlsReloadFailures).increment()
     }
 
-    func readerToken(outcome: String) {
+    public func readerToken(outcome: String) {
         counter(.readerTokens, [("outcome", outcome)]).increment()
     }
 
     /// The set in force, at each scrape. With no anchor the soonest expiry is 0: nothing can verify.
-    func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?, directoryLoads: Bool) {
+    public func trustAnchors(count: Int, secondsUntilSoonestExpiry: Double?, directoryLoads: Bool) {
         gauge(.trustAnchors).set(to: Double(count))
         gauge(.trustAnchorSoonestExpiry).set(to: secondsUntilSoonestExpiry ?? 0)
         gauge(.trustDirectoryLoads).set(to: directoryLoads ? 1 : 0)
     }
 
     /// A VICAL in force: its age (since its `date`) and the time left until its `nextUpdate` (negative: overdue).
-    func vicalInForce(source: String, ageSeconds: Double, nextUpdateMarginSeconds: Double?) {
+    public func vicalInForce(source: String, ageSeconds: Double, nextUpdateMarginSeconds: Double?) {
         gauge(.vicalAge, [("source", source)]).set(to: ageSeconds)
         if let margin = nextUpdateMarginSeconds {
             gauge(.vicalNextUpdateMargin, [("source", source)]).set(to: margin)
@@ -153,17 +153,17 @@ public final class ServiceMetrics: Sendable {
 
     /// One Apple envelope opened by the merchant key with this pkRHash (hex). Label values are the configured keys'
     /// hashes only: an envelope naming any other key is never opened.
-    func appleEnvelopeOpened(pkRHash: [UInt8]) {
+    public func appleEnvelopeOpened(pkRHash: [UInt8]) {
         counter(.appleEnvelopesOpened, [("pkRHash", pkRHash.hexString)]).increment()
     }
 
     /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
-    func vicalRefresh(source: String, outcome: String) {
+    public func vicalRefresh(source: String, outcome: String) {
         counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()
     }
 
     /// The Prometheus text exposition (format 0.0.4): the registry's families, then the process metrics read now.
-    func render() -> [UInt8] {
+    public func render() -> [UInt8] {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         process.emit(into: &buffer)
@@ -172,7 +172,7 @@ public final class ServiceMetrics: Sendable {
 }
 
 extension Duration {
-    var nanoseconds: Int64 {
+    public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

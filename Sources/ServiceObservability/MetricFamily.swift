@@ -3,7 +3,7 @@ import Prometheus
 /// Every metric family `/metrics` exposes, with its type and help text: the one table the `# HELP` lines come from.
 /// A family made from anything else has no help, so ``ServiceMetrics`` makes every metric through this table.
 /// README's "Health and metrics" table documents the same names.
-enum MetricFamily: String, CaseIterable, Sendable {
+public enum MetricFamily: String, CaseIterable, Sendable {
     case httpRequests = "verifierd_http_requests_total"
     case httpRequestDuration = "verifierd_http_request_duration_seconds"
     case verifications = "verifierd_verifications_total"
@@ -35,10 +35,10 @@ enum MetricFamily: String, CaseIterable, Sendable {
     case processStartTime = "process_start_time_seconds"
 
     /// The family's name at `/metrics`.
-    var name: String { rawValue }
+    public var name: String { rawValue }
 
     /// The `# TYPE` keyword: `counter`, `gauge` or `histogram`.
-    var type: String {
+    public var type: String {
         switch self {
         case .httpRequests, .verifications, .statusListFetches, .statusListCacheHits, .statusListStaleAnswers,
              .sessions, .integratorRequests, .readerTokens, .tlsReloadFailures, .vicalRefreshes, .processCPUSeconds,
@@ -54,7 +54,7 @@ enum MetricFamily: String, CaseIterable, Sendable {
     }
 
     /// The `# HELP` text: one line, no backslash.
-    var help: String {
+    public var help: String {
         switch self {
         case .httpRequests: "HTTP requests answered, by route pattern, method and status code."
         case .httpRequestDuration: "Time taken to answer an HTTP request, by route pattern."
@@ -89,7 +89,7 @@ enum MetricFamily: String, CaseIterable, Sendable {
     }
 
     /// What swift-prometheus makes a metric of this family from; its help text becomes the `# HELP` line.
-    var descriptor: MetricNameDescriptor {
+    public var descriptor: MetricNameDescriptor {
         MetricNameDescriptor(metricName: rawValue, unitName: "", helpText: help)
     }
 }

@@ -8,8 +8,8 @@ import Logging
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
-    let label: String
-    let output: LogOutput
+    public let label: String
+    public let output: LogOutput
 
     public init(label: String, output: LogOutput = .standardOutput) {
         self.label = label
@@ -36,7 +36,7 @@ public struct JSONLogHandler: LogHandler {
 
     /// A line's writer with its fixed leading members written: `timestamp` (UTC, milliseconds), `level`,
     /// `logger` and `message`; the caller adds members in key order and ends the object.
-    static func beginLine(level: Logger.Level, logger: String, message: String) -> JSONWriter {
+    public static func beginLine(level: Logger.Level, logger: String, message: String) -> JSONWriter {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.key("timestamp")
@@ -50,7 +50,7 @@ public struct JSONLogHandler: LogHandler {
         return writer
     }
 
-    static func write(_ value: Logger.MetadataValue, into writer: inout JSONWriter) {
+    public static func write(_ value: Logger.MetadataValue, into writer: inout JSONWriter) {
         switch value {
         case .string(let s): writer.string(s)
         case .stringConvertible(let c):
