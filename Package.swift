@@ -39,7 +39,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
@@ -76,7 +75,6 @@ let package = Package(
         .target(name: "AppleWallet", dependencies: [
             "CBOR", "MDoc", "TrustStore", "HPKEKeys", "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         // The system zlib, for compressed status lists.
@@ -173,8 +171,6 @@ let package = Package(
         .target(name: "WebPresentment", dependencies: [
             "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "HPKEKeys",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), the
         // versioned trust set with change notifications, and what replicas share of status lists and VICAL refreshes.
@@ -200,13 +196,11 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
         .target(name: "VerifierService", dependencies: [
-            "CBOR", "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
+            "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "CoreMetrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         // The static files are the source; the EmbedAssets plugin embeds them at build time (EmbeddedAssets).
@@ -217,8 +211,8 @@ let package = Package(
         .executableTarget(name: "embed-assets", swiftSettings: strict),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
-            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "ServerTLS", "PostgresStore", "StrictJSON", "TrustManagement", "OpenID4VP",
+            "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "PostgresStore", "StrictJSON", "TrustManagement", "OpenID4VP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
