@@ -35,6 +35,20 @@ public struct AppleIdentityVerifier: Sendable {
         }
     }
 
+    /// The same with the DeviceResponse verified by `check` (revocation included, when the caller's check resolves
+    /// it); also says which merchant key opened the envelope (nil when none did).
+    public func verify(envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String,
+                       check: DeviceResponseCheck) async -> (report: VerificationReport, pkRHash: [UInt8]?)
+    {
+        let opened: Opened
+        do {
+            opened = try open(envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId)
+        } catch {
+            return (.failure(error.code, error.detail), nil)
+        }
+        return (await check(opened.deviceResponse, opened.transcript.bytes, nil), opened.pkRHash)
+    }
+
     /// What decryption yields: the transcript used and the parsed DeviceResponse.
     public struct Opened: Sendable {
         public let transcript: AppleSessionTranscript

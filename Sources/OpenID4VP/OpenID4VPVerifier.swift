@@ -7,12 +7,9 @@ import MDoc
 public struct OpenID4VPVerifier: Sendable {
     /// Verifies one `mso_mdoc` presentation (a DeviceResponse) over the session's transcript, for the document its
     /// credential query requested (nil offline without a query).
-    public typealias MDocCheck = @Sendable (_ response: DeviceResponse, _ sessionTranscript: [UInt8],
-                                            _ requested: RequestedItems?) async -> VerificationReport
+    let mdoc: DeviceResponseCheck
 
-    let mdoc: MDocCheck
-
-    public init(mdoc: @escaping MDocCheck) {
+    public init(mdoc: @escaping DeviceResponseCheck) {
         self.mdoc = mdoc
     }
 

@@ -9,14 +9,16 @@ import StrictJSON
 import TrustStore
 import WebPresentment
 
-/// Entry points for the operations CLI (no HTTP involved).
+/// Entry points for the operations CLI (no HTTP involved): each calls the flow's library entry point with this
+/// service's configured check (options, status, trust), never a route's handler.
 extension VerifierService {
     /// Decrypts and verifies an envelope with the configured keys and trust set; returns whether it verified (for
     /// the CLI's exit code) and the report as JSON text.
     public func verifyAppleEnvelopeReport(_ envelope: [UInt8], nonce: [UInt8], merchantId: String, teamId: String,
                                           at time: Date) async -> (verified: Bool, text: String)
     {
-        let report = await apple.verifyAnswer(envelope, nonce: nonce, identity: MerchantIdentity(merchantId: merchantId, teamId: teamId), at: time).report
+        let report = await AppleIdentityVerifier(keys: apple.merchantKeys.keys).verify(
+            envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, check: verification.check(at: time)).report
         return (report.verified, reportText(report))
     }
 
@@ -31,7 +33,7 @@ extension VerifierService {
         } catch {
             return reportText(.failure(error.code, error.detail))
         }
-        return reportText(await web.verifyAnswer(response, session: session, at: time))
+        return reportText(await session.verifyAnswer(response, check: verification.check(at: time)))
     }
 
     /// Verifies an OpenID4VP answer against session parameters given by hand (`verifierd oid4vp verify`), under
@@ -39,7 +41,7 @@ extension VerifierService {
     public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
                                       trust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
     {
-        let verdict = await oid4vp.verifier(at: time, trust: trust).verify(answer, session: session)
+        let verdict = await OpenID4VPVerifier(mdoc: verification.check(at: time, trust: trust)).verify(answer, session: session)
         return (verdict.report.verified, reportText(verdict.report, extra: verdict.reportMembers))
     }
 

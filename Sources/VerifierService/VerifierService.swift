@@ -39,6 +39,8 @@ public final class VerifierService: Sendable {
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
 
+    /// The configured check every flow's library is handed (options, status, the trust set in force).
+    let verification: ResponseVerification
     // One handler per flow, each holding only what it uses (built here, wired in ``router()``).
     let apple: AppleHandler
     let web: WebHandler
@@ -133,6 +135,7 @@ public final class VerifierService: Sendable {
         let sessions = SessionDesk(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
                                                 statusResolver: statusResolver, now: now)
+        self.verification = verification
         let clock = RequestClock(allowOverride: configuration.verification.allowVerificationTimeOverride, now: now)
         apple = AppleHandler(apple: configuration.apple,
                              merchantKeys: MerchantKeyRing(files: configuration.apple?.encryptionKeys ?? [], keys: merchantKeys),

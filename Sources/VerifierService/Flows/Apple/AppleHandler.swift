@@ -32,21 +32,16 @@ struct AppleHandler: Sendable {
         return response
     }
 
-    /// Decrypts and verifies an envelope with the merchant keys in force (the route and `verifierd decrypt`); also
-    /// says which key opened it (nil when none did).
+    /// Decrypts and verifies an envelope with the merchant keys in force; also says which key opened it (nil when
+    /// none did), counted in `verifierd_apple_envelopes_opened_total`.
     func verifyAnswer(_ envelope: [UInt8], nonce: [UInt8], identity: MerchantIdentity, at time: Date) async
         -> (report: VerificationReport, pkRHash: [UInt8]?)
     {
-        do throws(AppleWalletError) {
-            let opened = try AppleIdentityVerifier(keys: merchantKeys.keys).open(
-                envelope: envelope, nonce: nonce, merchantId: identity.merchantId, teamId: identity.teamId)
-            metrics.appleEnvelopeOpened(pkRHash: opened.pkRHash)
-            let report = await verification.verify(opened.deviceResponse, sessionTranscript: opened.transcript.bytes,
-                                                   options: verification.options(at: time))
-            return (report, opened.pkRHash)
-        } catch {
-            return (.failure(error.code, error.detail), nil)
-        }
+        let verified = await AppleIdentityVerifier(keys: merchantKeys.keys).verify(
+            envelope: envelope, nonce: nonce, merchantId: identity.merchantId, teamId: identity.teamId,
+            check: verification.check(at: time))
+        if let pkRHash = verified.pkRHash { metrics.appleEnvelopeOpened(pkRHash: pkRHash) }
+        return verified
     }
 
     func sessionTranscript(_ request: HTTPServerRequest, for _: Integrator) throws(ServiceProblem) -> HTTPServerResponse {

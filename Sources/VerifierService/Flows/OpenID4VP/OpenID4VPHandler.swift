@@ -142,14 +142,9 @@ struct OpenID4VPHandler: Sendable {
         return try .report(verdict.report, extra: verdict.reportMembers)
     }
 
-    /// The library's verifier with the mdoc check of this service: the configured options at `time`, status, and the
-    /// trust set in force (or `trust`, offline).
-    func verifier(at time: Date, trust: TrustSnapshot? = nil) -> OpenID4VPVerifier {
-        OpenID4VPVerifier(mdoc: { [verification] response, transcript, requested in
-            var options = verification.options(at: time)
-            options.requestedItems = requested
-            return await verification.verify(response, sessionTranscript: transcript, options: options, trust: trust)
-        })
+    /// The library's verifier with this service's mdoc check at `time`.
+    func verifier(at time: Date) -> OpenID4VPVerifier {
+        OpenID4VPVerifier(mdoc: verification.check(at: time))
     }
 
     /// `GET /v1/oid4vp/request-objects/{id}`: the signed request object, once (a wallet's call, no integrator token).

@@ -44,4 +44,14 @@ struct ResponseVerification: Sendable {
         await StatusAwareVerifier(resolver: statusResolver, mode: statusMode, now: now)
             .verify(response, sessionTranscript: sessionTranscript, options: options, trust: snapshotOverride ?? trust.snapshot)
     }
+
+    /// The check every flow's library is handed: the configured options at `time` with what was requested, status,
+    /// and the trust set in force (or `trust`, for the command line's own anchors).
+    func check(at time: Date, trust: TrustSnapshot? = nil) -> DeviceResponseCheck {
+        { [self] response, transcript, requested in
+            var options = self.options(at: time)
+            options.requestedItems = requested
+            return await verify(response, sessionTranscript: transcript, options: options, trust: trust)
+        }
+    }
 }

@@ -68,18 +68,9 @@ struct WebHandler: Sendable {
         return try .report(await verifyAnswer(response, session: session, at: time))
     }
 
-    /// Decrypts and verifies an answer for a session, stored or stateless (the route and `verifierd web decrypt`).
+    /// Decrypts and verifies an answer for a session, stored or stateless.
     func verifyAnswer(_ response: String, session: WebSession, at time: Date) async -> VerificationReport {
-        do throws(ResponseFailure) {
-            let encrypted = try EncryptedResponse(base64URL: response)
-            let deviceResponse = try WebResponseDecryptor.open(encrypted, recipientKey: session.recipientKey,
-                                                               transcript: session.transcript)
-            var options = verification.options(at: time)
-            options.requestedItems = session.requested
-            return await verification.verify(deviceResponse, sessionTranscript: session.transcript.bytes, options: options)
-        } catch {
-            return .failure(error.code, error.detail)
-        }
+        await session.verifyAnswer(response, check: verification.check(at: time))
     }
 
     /// The origin as the configuration allows it; nothing else is ever put into a transcript.
