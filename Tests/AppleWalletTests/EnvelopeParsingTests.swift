@@ -27,7 +27,7 @@ struct EnvelopeParsingTests {
         return CBOREncoder().encode(.map(top))
     }
 
-    func code(_ bytes: [UInt8]) -> VerificationErrorCode? {
+    func code(_ bytes: [UInt8]) -> FailureCode? {
         do {
             _ = try AppleHPKEEnvelope(bytes: bytes)
             return nil

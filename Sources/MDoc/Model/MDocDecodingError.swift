@@ -7,9 +7,9 @@ public struct MDocDecodingError: Error, Sendable, Equatable, CustomStringConvert
     public let offset: Int?
     /// The response-level code: `DEVICE_RESPONSE_MALFORMED`, or `DEVICE_RESPONSE_LIMIT_EXCEEDED` when the response
     /// is well formed but asks for more work than one request may cost.
-    public let code: VerificationErrorCode
+    public let code: FailureCode
 
-    public init(_ reason: String, offset: Int?, code: VerificationErrorCode = .deviceResponseMalformed) {
+    public init(_ reason: String, offset: Int?, code: FailureCode = .deviceResponseMalformed) {
         self.reason = reason
         self.offset = offset
         self.code = code

@@ -1,4 +1,5 @@
-/// Stable error codes: part of the public API and of HTTP responses.
+/// Stable error codes of this module: every check's, and those of DeviceResponses, transcripts and encrypted answers
+/// (the flows' own codes are ``FailureCode``s of their modules). Part of the public API and of HTTP responses.
 public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Error {
     // issuer.certificateChain
     case issuerCertificateUntrusted = "ISSUER_CERTIFICATE_UNTRUSTED"
@@ -54,19 +55,7 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case envelopeMalformed = "ENVELOPE_MALFORMED"
     case envelopeUnsupported = "ENVELOPE_UNSUPPORTED"
     case recipientKeyUnknown = "RECIPIENT_KEY_UNKNOWN"
-    case infoHashMismatch = "INFO_HASH_MISMATCH"
     case decryptionFailed = "DECRYPTION_FAILED"
-    /// The nonce given for the transcript is empty or longer than 64 bytes.
-    case nonceInvalid = "NONCE_INVALID"
-    // Proximity sessions (ISO 18013-5 SessionData)
-    /// SessionData is not `{? "data": bstr, ? "status": uint}`.
-    case sessionDataMalformed = "SESSION_DATA_MALFORMED"
-    /// The mdoc encrypted with a message counter other than the next one expected (replayed or out of order).
-    case sessionCounterInvalid = "SESSION_COUNTER_INVALID"
-    /// The mdoc encrypted with the wrong session key (SKReader instead of SKDevice).
-    case sessionKeyMismatch = "SESSION_KEY_MISMATCH"
-    /// The mdoc ended the session with a status (10, 11 or 20) instead of answering.
-    case sessionEndedByDevice = "SESSION_ENDED_BY_DEVICE"
     // Known issuer deviations, granted as warnings only under an anchor named lenient (trust.profileChecksByAnchor)
     /// The DS carries the pre-publication mdlDS OID 1.3.130.2.0.0.1.2 instead of 1.0.18013.5.1.2.
     case documentSignerEKUPrePublication = "DS_EKU_PRE_PUBLICATION"
@@ -74,10 +63,4 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case msoDateFractionalSeconds = "MSO_DATE_FRACTIONAL_SECONDS"
     /// issuing_country differs from the DS countryName.
     case issuingCountryMismatch = "ISSUING_COUNTRY_MISMATCH"
-    // OpenID4VP answers
-    /// The wallet answered with an OpenID4VP error (e.g. `access_denied`) instead of a presentation.
-    case walletDeclined = "WALLET_DECLINED"
-    /// The `vp_token` is not an object of credential ids to arrays of base64url DeviceResponses as the query allows
-    /// (no presentation, or several for a credential query without `multiple`).
-    case vpTokenMalformed = "VP_TOKEN_MALFORMED"
 }

@@ -59,7 +59,7 @@ struct EmbeddedAssetsTests {
         }
         codes.formUnion(VICALError.Code.allCases.map(\.rawValue))
         codes.formUnion(ProximityError.Code.allCases.map(\.rawValue))
-        codes.formUnion(VerificationErrorCode.allCases.map(\.rawValue))
+        codes.formUnion(VerificationCodes.all)
         return codes
     }
 
