@@ -152,9 +152,9 @@ struct OpenID4VPHandler: Sendable {
         _ = try configured(oid4vp, "oid4vp")
         let id = request.pathParameters["id"] ?? ""
         let refusals = SessionDesk.TakeRefusals(
-            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such request object"),
-            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this request object was already fetched"),
-            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this request expired"))
+            notFound: ServiceProblem.sessionNotFound("no such request object"),
+            alreadyUsed: ServiceProblem.sessionAlreadyUsed("this request object was already fetched"),
+            expired: ServiceProblem.sessionExpired("this request expired"))
         guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
         let record = try await sessions.takeRecord(id, kind: .oid4vpRequestObject, owner: nil, refusals: refusals)
         var fields = HTTPFields()
@@ -178,13 +178,13 @@ struct OpenID4VPHandler: Sendable {
             throw ServiceProblem.invalidRequest(error.detail)
         }
         let refusals = SessionDesk.TakeRefusals(
-            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session"),
-            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session already has its answer"),
-            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired"))
+            notFound: ServiceProblem.sessionNotFound(),
+            alreadyUsed: ServiceProblem.sessionAlreadyUsed("this session already has its answer"),
+            expired: ServiceProblem.sessionExpired("this session expired"))
         guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
         let record = try await sessions.takeRecord(id, kind: .oid4vpCrossDevice, owner: nil, refusals: refusals)
         guard let session = OpenID4VPSession(record: record) else {
-            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+            throw ServiceProblem.sessionUnreadable()
         }
         let verdict = await verifier(at: clock.now()).verify(answer, session: session)
         let report = verdict.report
@@ -215,13 +215,13 @@ struct OpenID4VPHandler: Sendable {
     func result(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         _ = try configured(oid4vp, "oid4vp")
         let id = request.pathParameters["id"] ?? ""
-        let notFound = ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session")
+        let notFound = ServiceProblem.sessionNotFound()
         guard SessionIdentifier.isWellFormed(id) else { throw notFound }
         let responseId = CrossDeviceIdentifiers.responseId(sessionId: id)
         switch await sessions.takeFilled(CrossDeviceIdentifiers.resultId(responseId: responseId), kind: .oid4vpResult, owner: integrator) {
         case .taken(let record):
             guard let result = CrossDeviceResult(encoded: record.payload.bytes) else {
-                throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored result could not be read")
+                throw ServiceProblem.sessionUnreadable("the stored result could not be read")
             }
             // The result is taken either way: a presentation whose response code does not come back is discarded.
             guard result.isReleased(to: request.query("response_code")) else {
@@ -232,11 +232,11 @@ struct OpenID4VPHandler: Sendable {
             response.logAnnotations = ["outcome": result.verified ? "verified" : "NOT_VERIFIED"]
             return response
         case .alreadyUsed:
-            throw ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this result was already fetched")
+            throw ServiceProblem.sessionAlreadyUsed("this result was already fetched")
         case .unavailable(let reason):
             throw SessionDesk.storeUnavailable(reason)
         case .expired:
-            throw ServiceProblem(.gone, "SESSION_EXPIRED", "the result was not fetched in time, or no answer was stored in time")
+            throw ServiceProblem.sessionExpired("the result was not fetched in time, or no answer was stored in time")
         case .notFound:
             throw notFound
         case .pending:
@@ -250,7 +250,7 @@ struct OpenID4VPHandler: Sendable {
             response.head.headerFields[.retryAfter] = "1"
             return response
         case .expired, .notFound:
-            throw ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired before the wallet answered")
+            throw ServiceProblem.sessionExpired("this session expired before the wallet answered")
         case .unavailable(let reason):
             throw SessionDesk.storeUnavailable(reason)
         }

@@ -41,24 +41,22 @@ struct SessionDesk: Sendable {
             let event: String
             switch error {
             case .full(let maximum):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
-                                         "\(maximum) sessions are open; try again when some have been used or expired")
+                problem = .sessionStoreFull("\(maximum) sessions are open; try again when some have been used or expired")
                 event = "store_full"
             case .fullBytes(let maximum):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
-                                         "open sessions hold \(maximum) bytes; try again when some have been used or expired")
+                problem = .sessionStoreFull("open sessions hold \(maximum) bytes; try again when some have been used or expired")
                 event = "store_full"
             case .recordTooLarge(let maximum):
                 metrics.session(flow: record.kind.rawValue, event: "too_large")
-                throw ServiceProblem(.badRequest, "SESSION_TOO_LARGE",
-                                     "this request would keep \(record.payload.count) bytes; a session keeps at most \(maximum): ask for fewer or shorter names")
+                throw ServiceProblem.sessionTooLarge("this request would keep \(record.payload.count) bytes; a session keeps at "
+                                                     + "most \(maximum): ask for fewer or shorter names")
             case .quotaExceeded(.ownerBytes, let maximum):
                 problem = ServiceProblem(.tooManyRequests, "INTEGRATOR_QUOTA_EXCEEDED",
                                          "this integrator's open \(record.kind) sessions hold its share of \(maximum) bytes; use or let some expire")
                 event = "quota_exceeded"
             case .quotaExceeded(.kind, let maximum):
-                problem = ServiceProblem(.serviceUnavailable, "SESSION_STORE_FULL",
-                                         "\(maximum) sessions of this kind (\(record.kind)) are open; try again when some have been used or expired")
+                problem = .sessionStoreFull("\(maximum) sessions of this kind (\(record.kind)) are open; "
+                                            + "try again when some have been used or expired")
                 event = "store_full"
             case .quotaExceeded(.owner, let maximum):
                 problem = ServiceProblem(.tooManyRequests, "INTEGRATOR_QUOTA_EXCEEDED",
@@ -80,13 +78,13 @@ struct SessionDesk: Sendable {
         async throws(ServiceProblem) -> Session
     {
         let refusals = TakeRefusals(
-            notFound: ServiceProblem(.notFound, "SESSION_NOT_FOUND", "no such session"),
-            alreadyUsed: ServiceProblem(.conflict, "SESSION_ALREADY_USED", "this session was already used; start a new one"),
-            expired: ServiceProblem(.gone, "SESSION_EXPIRED", "this session expired; start a new one"))
+            notFound: ServiceProblem.sessionNotFound(),
+            alreadyUsed: ServiceProblem.sessionAlreadyUsed("this session was already used; start a new one"),
+            expired: ServiceProblem.sessionExpired("this session expired; start a new one"))
         guard SessionIdentifier.isWellFormed(id) else { throw refusals.notFound }
         let record = try await takeRecord(id, kind: Session.kind, owner: integrator, refusals: refusals)
         guard let session = Session(record: record) else {
-            throw ServiceProblem(.internalServerError, "SESSION_UNREADABLE", "the stored session could not be read")
+            throw ServiceProblem.sessionUnreadable()
         }
         return session
     }
