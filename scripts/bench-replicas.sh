@@ -13,6 +13,8 @@
 # (BENCH_POOL_SIZE: store.poolSize of each replica; unset, the service's default, one per core.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/serve-lib.sh
+source scripts/serve-lib.sh
 BODIES="${1:-12000}"
 DURATION="${2:-2s}"
 CONNECTIONS="${3:-8}"
@@ -86,11 +88,7 @@ start() {
         VERIFIERD_TRUST_IACA_DIRECTORY="$WORK/trust-$name" VERIFIERD_WEB_SESSION_TTL_SECONDS=3600 \
         VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" 2> "$WORK/$name.err" &
     PIDS+=($!)
-    for _ in $(seq 1 100); do
-        PORT="$(grep -o '"port":"\?[0-9]*' "$WORK/$name.log" | head -1 | grep -o '[0-9]\+' || true)"
-        if [ -n "$PORT" ]; then return; fi
-        sleep 0.1
-    done
+    wait_for_port "$WORK/$name.log" && return
     echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1
 }
 

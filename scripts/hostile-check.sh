@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 BIN=${1:-.build/release/verifierd}
 SECONDS_TOTAL=${2:-14}
 WORK=$(mktemp -d)
-trap 'kill "${PID:-0}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 python3 scripts/hostile-inputs.py generate "$WORK/bodies" > /dev/null
 mkdir -p "$WORK/trust"
@@ -19,12 +19,8 @@ cat > "$WORK/config.json" <<JSON
 JSON
 "$BIN" serve --config "$WORK/config.json" > "$WORK/log" 2>&1 &
 PID=$!
-PORT=""
-for _ in $(seq 1 100); do
-    PORT=$(grep -o '"port":"\?[0-9]*' "$WORK/log" | head -1 | grep -o '[0-9]*' || true)
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "$PORT" ] || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
+# shellcheck source=scripts/serve-lib.sh
+source scripts/serve-lib.sh
+wait_for_port "$WORK/log" || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
 python3 scripts/hostile-inputs.py attack "http://127.0.0.1:$PORT" --dir "$WORK/bodies" --clients 16 \
     --seconds "$SECONDS_TOTAL" --pid "$PID" --max-cpu-ms 5 --max-health-ms 50

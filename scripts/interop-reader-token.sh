@@ -34,13 +34,9 @@ open('$WORK/public.pem','wb').write(key.public_key().public_bytes(serialization.
 
 "$BIN" serve --config "$WORK/config.json" > "$WORK/log" &
 PID=$!
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o '"port":"\?[0-9]*' "$WORK/log" | head -1 | grep -o '[0-9]\+' || true)"
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "$PORT" ] || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
+# shellcheck source=scripts/serve-lib.sh
+source scripts/serve-lib.sh
+wait_for_port "$WORK/log" || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
 
 passed=0; failed=0
 check() {

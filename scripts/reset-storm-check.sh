@@ -15,13 +15,9 @@ VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_I
     "$BIN" serve --config config/verifierd.json > "$WORK/out.log" 2> "$WORK/err.log" &
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o '"port":[0-9]*' "$WORK/out.log" | head -1 | grep -o '[0-9]*$' || true)"
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "$PORT" ] || { cat "$WORK/out.log" "$WORK/err.log"; echo "reset-storm-check: FAIL: no start"; exit 1; }
+# shellcheck source=scripts/serve-lib.sh
+source scripts/serve-lib.sh
+wait_for_port "$WORK/out.log" || { cat "$WORK/out.log" "$WORK/err.log"; echo "reset-storm-check: FAIL: no start"; exit 1; }
 before=$(ls /proc/$PID/fd | wc -l)
 python3 scripts/reset-storm.py "$PORT" "$SECONDS_TO_RUN"
 if ! kill -0 "$PID" 2>/dev/null; then
