@@ -208,13 +208,7 @@ public final class PostgresSessionStore: SessionStore {
         }
         if pending { return .pending }
         // Filled since (a fill never empties a row again): the ordinary take hands it out at most once.
-        switch await take(id: id, kind: sessionKind, owner: owner, now: now) {
-        case .taken(let record): return .taken(record)
-        case .alreadyUsed: return .alreadyUsed
-        case .expired: return .expired
-        case .notFound: return .notFound
-        case .unavailable(let reason): return .unavailable(reason)
-        }
+        return SessionFilledTakeResult(await take(id: id, kind: sessionKind, owner: owner, now: now))
     }
 
     @discardableResult

@@ -138,13 +138,7 @@ public final class InMemorySessionStore: SessionStore {
         }
         if pending { return .pending }
         // Filled between the two locks is still one take: take() hands the record out at most once.
-        switch take(id: id, kind: kind, owner: owner, now: now) {
-        case .taken(let record): return .taken(record)
-        case .alreadyUsed: return .alreadyUsed
-        case .expired: return .expired
-        case .notFound: return .notFound
-        case .unavailable(let reason): return .unavailable(reason)
-        }
+        return SessionFilledTakeResult(take(id: id, kind: kind, owner: owner, now: now))
     }
 
     @discardableResult

@@ -119,6 +119,19 @@ public enum SessionFilledTakeResult: Sendable {
     case unavailable(String)
 }
 
+extension SessionFilledTakeResult {
+    /// What an ordinary take of a filled reservation answers.
+    public init(_ take: SessionTakeResult) {
+        switch take {
+        case .taken(let record): self = .taken(record)
+        case .alreadyUsed: self = .alreadyUsed
+        case .expired: self = .expired
+        case .notFound: self = .notFound
+        case .unavailable(let reason): self = .unavailable(reason)
+        }
+    }
+}
+
 /// Why a session could not be stored.
 public enum SessionStoreError: Error, Sendable, Equatable {
     /// The store holds its maximum number of live sessions.
