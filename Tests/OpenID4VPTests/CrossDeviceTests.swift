@@ -94,3 +94,31 @@ final class CallCounter: Sendable {
     func increment() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }
+
+/// The checks OpenID4VP leaves to the verifier, on the library alone (`OpenID4VPPresentations`).
+struct OpenID4VPPresentationsTests {
+    static let session = CrossDeviceTests.session(flow: .digitalCredentialsAPI)
+
+    static func code(_ answer: WalletAnswer, session: OpenID4VPSession = session) -> FailureCode? {
+        do {
+            _ = try OpenID4VPPresentations(answer, session: session)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func eachRefusalHasItsCode() {
+        // An unencrypted session takes no JWE; an encrypted one takes no vp_token in the clear.
+        #expect(Self.code(.encrypted("a.b.c.d.e")) == .envelopeMalformed)
+        #expect(Self.code(.plain(VPToken(presentations: ["mdl": ["AA"]])), session: CrossDeviceTests.session(flow: .crossDevice))
+            == .envelopeMalformed)
+        #expect(Self.code(.error(code: "access_denied", description: "no")) == .walletDeclined)
+        #expect(Self.code(.plain(VPToken(presentations: [:]))) == .documentsNotReturned)
+        #expect(Self.code(.plain(VPToken(presentations: ["other": ["AA"]]))) == .elementNotRequested, "an id the query lacks")
+        #expect(Self.code(.plain(VPToken(presentations: ["mdl": []]))) == .vpTokenMalformed, "an empty array")
+        #expect(Self.code(.plain(VPToken(presentations: ["mdl": ["AA", "AA"]]))) == .vpTokenMalformed, "two without multiple")
+        #expect(Self.code(.plain(VPToken(presentations: ["mdl": ["not base64url!"]]))) == .vpTokenMalformed)
+        #expect(Self.code(.plain(VPToken(presentations: ["mdl": ["oA"]]))) == .deviceResponseMalformed, "not a DeviceResponse")
+    }
+}
