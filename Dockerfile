@@ -24,7 +24,7 @@
 # Both pinned by digest, so a rebuild uses the same bytes. To bump one: pick the new tag, resolve its digest
 #   docker buildx imagetools inspect swift:6.3-noble     # "Digest: sha256:…" of the index (all platforms)
 #   docker buildx imagetools inspect ubuntu:noble
-# replace the digest below, rebuild, and run `.ci/run` (scripts/empty-root-run.sh proves the runtime stage's contents)
+# replace the digest below, rebuild, and run `.ci/run` (scripts/ci/empty-root-run.sh proves the runtime stage's contents)
 # before committing. `ReleaseFactsTests` fails if a FROM line loses its digest.
 ARG SWIFT_IMAGE=swift:6.3-noble@sha256:d40382aaafd5da4b1012abb8f7689f927f18a4797825d7daaf02dd641057a167
 ARG RUNTIME_IMAGE=ubuntu:noble@sha256:9d6e6f7d762bf55c4a2f17694dc43d3eefae8452ee70e067d5aa4ddd922fc462
@@ -41,10 +41,10 @@ COPY Package.swift Package.resolved ./
 COPY Sources ./Sources
 COPY Plugins ./Plugins
 COPY Tests ./Tests
-# The one build line: scripts/empty-root-run.sh reads it from here and builds the same binary with the same flags.
+# The one build line: scripts/ci/empty-root-run.sh reads it from here and builds the same binary with the same flags.
 # --force-resolved-versions: exactly Package.resolved. --static-swift-stdlib: the Swift runtime and Foundation are
 # linked in, so the runtime image needs no Swift. strip: symbols and debug info out (157 MiB down to 80 MiB, of which
-# 33 MiB are the ICU data of the statically linked Foundation; scripts/empty-root-run.sh prints both sizes).
+# 33 MiB are the ICU data of the statically linked Foundation; scripts/ci/empty-root-run.sh prints both sizes).
 RUN swift build -c release --product verifierd --static-swift-stdlib --force-resolved-versions \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/verifierd" /out/verifierd \
  && strip --strip-all /out/verifierd

@@ -299,7 +299,7 @@ let package = Package(
     ]
 )
 
-// Fuzzing (scripts/fuzz.sh): with VERIFIERD_FUZZ=1 the manifest adds the libFuzzer harnesses in Fuzz/Sources and
+// Fuzzing (scripts/ci/fuzz.sh): with VERIFIERD_FUZZ=1 the manifest adds the libFuzzer harnesses in Fuzz/Sources and
 // instruments this package's own modules (coverage for libFuzzer, AddressSanitizer), not the dependencies, which
 // keep their ordinary flags: a fuzz build next to the release build recompiles our modules only. Never set for an
 // ordinary build.

@@ -14,7 +14,7 @@ import Synchronization
 /// `_dispatch_unote_unregister_muxed`, while its manager thread may still be in `_dispatch_event_merge_fd` for the
 /// same bookkeeping, which it then frees under it (swift-corelibs-libdispatch issues 833 and 949 report the same
 /// family). Under connections reset by the thousand that corrupted memory: crashes in libdispatch and in unrelated
-/// Swift code (scripts/reset-storm.py). The epoll descriptor watched here never hangs up and lives as long as the
+/// Swift code (scripts/ci/reset-storm.py). The epoll descriptor watched here never hangs up and lives as long as the
 /// server, so that path is never taken; Dispatch still does all the waiting and owns every thread.
 ///
 /// Each socket is armed one-shot: once it reports, it stays quiet until its owner arms it again, so an owner sees

@@ -65,7 +65,7 @@ precondition(verifier.verify(envelope: envelope, nonce: nonce, merchantId: merch
                              trust: trust, options: options).verified, "the demo envelope must verify")
 
 if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "hostile" {
-    // CPU per hostile request body (scripts/hostile-inputs.py generate), each against a fresh trust snapshot so
+    // CPU per hostile request body (scripts/ci/hostile-inputs.py generate), each against a fresh trust snapshot so
     // the issuer chain cache never helps: the worst case a sender can force.
     let folder = CommandLine.arguments[3]
     let hostileTrust = try CertificateParsing.derCertificates(from: load("TestVectors/pki/iaca-p256.pem")).map { try TrustAnchor(derBytes: $0) }
@@ -86,7 +86,7 @@ if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "hostile" {
 }
 if CommandLine.arguments.count > 3, CommandLine.arguments[2] == "iterations" {
     // A fixed number of full verifications and nothing else, for instruction and allocation counters
-    // (scripts/cost-per-request.sh runs two counts and takes the difference).
+    // (scripts/budget/cost-per-request.sh runs two counts and takes the difference).
     let count = Int(CommandLine.arguments[3]) ?? 0
     var verified = 0
     for _ in 0..<count {

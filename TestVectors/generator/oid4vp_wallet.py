@@ -1407,7 +1407,7 @@ def self_test(eudi_dir: Path) -> int:
 
 def bench_bodies(c: "Client", count: int, out: Path, threads: int = 8) -> int:
     """Makes `count` signed dc_api.jwt sessions and writes one /v1/oid4vp/verify body per line (each valid once), for
-    wrk (scripts/bench-service.sh)."""
+    wrk (scripts/bench/bench-service.sh)."""
     import concurrent.futures
     with concurrent.futures.ThreadPoolExecutor(threads) as pool:
         made = list(pool.map(lambda _: c.make(), range(count)))

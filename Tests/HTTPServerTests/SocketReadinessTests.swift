@@ -8,7 +8,7 @@ import Testing
 
 extension HTTPServerTests {
     /// The readiness set that replaced a Dispatch source per connection (libdispatch's epoll backend frees a hung-up
-    /// source's bookkeeping off its manager thread: scripts/reset-storm.py crashed the service with it).
+    /// source's bookkeeping off its manager thread: scripts/ci/reset-storm.py crashed the service with it).
     @Suite struct SocketReadinessTests {
         /// Two connected local stream sockets, closed when the pair goes.
         final class SocketPair: @unchecked Sendable {

@@ -4,7 +4,7 @@ import TestSupport
 import VerifierService
 
 /// The operations console (`GET /admin`): served with a strict CSP, and driven end to end in headless Chromium
-/// (Debian's chromium and chromium-driver, installed by .ci/run) by `scripts/console-check.py`.
+/// (Debian's chromium and chromium-driver, installed by .ci/run) by `scripts/browser/console-check.py`.
 @Suite(.serialized)
 struct ConsoleTests {
     static let aamva = Fixtures.sharedVectors.appendingPathComponent("vical/aamva-vical-2025-11-18.cbor")
@@ -35,7 +35,7 @@ struct ConsoleTests {
         let manual = try #require(harness.service.trustStore.snapshot.anchors.first?.sha256)
         let screenshot = Fixtures.repositoryRoot.appendingPathComponent(".build/console.png")
         let run = try ProcessRunner.run([
-            "python3", "scripts/console-check.py", "--base-url", "http://127.0.0.1:\(harness.server.port)",
+            "python3", "scripts/browser/console-check.py", "--base-url", "http://127.0.0.1:\(harness.server.port)",
             "--token", ServiceHarness.adminToken, "--vical", Self.aamva.path, "--source", "aamva",
             "--at", "2025-11-18T19:00:00Z", "--expect-anchor", manual, "--expect-added", "14",
             "--screenshot", screenshot.path, "--timeout", "30",

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import VerifierService
 
-/// The most expensive hostile requests we can build (`scripts/hostile-inputs.py generate`, committed in
+/// The most expensive hostile requests we can build (`scripts/ci/hostile-inputs.py generate`, committed in
 /// TestVectors/hostile at reduced size) from 16 clients at once, while a 17th thread asks for /healthz and /readyz.
 @Suite(.serialized)
 struct HostileLoadTests {
@@ -31,7 +31,7 @@ struct HostileLoadTests {
 
     /// Liveness under load in the debug build the tests use: every probe answers 200 while 16 clients send the
     /// hostile bodies. The production limits (5 ms of CPU per request, 50 ms for a probe) are measured on the
-    /// release build by `scripts/hostile-check.sh`, which CI runs: a debug build parses ten times slower.
+    /// release build by `scripts/ci/hostile-check.sh`, which CI runs: a debug build parses ten times slower.
     @Test func healthAnswersUnderHostileLoad() async throws {
         let harness = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")])
         defer { Task { await harness.stop() } }

@@ -5,7 +5,7 @@ import TestSupport
 import VerifierService
 
 /// The demo page in headless Chromium (Debian's chromium and chromium-driver, installed by .ci/run), driven by
-/// `scripts/demo-page-check.py`: the button gets a request from verifierd and hands exactly that request to the
+/// `scripts/browser/demo-page-check.py`: the button gets a request from verifierd and hands exactly that request to the
 /// browser's own `navigator.credentials.get`, whose prompt is then up (headless Chromium has no wallet, so it stays
 /// pending); the TEST-ONLY wallet's answer, posted back by the page, shows as verified claims.
 @Suite(.serialized)
@@ -28,7 +28,7 @@ struct DemoPageBrowserTests {
         defer { Task { await harness.stop() } }
         let shots = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-demo-\(UUID().uuidString.prefix(8))")
         let run = try ProcessRunner.run([
-            "python3", "scripts/demo-page-check.py", "--base-url", "http://127.0.0.1:\(harness.server.port)",
+            "python3", "scripts/browser/demo-page-check.py", "--base-url", "http://127.0.0.1:\(harness.server.port)",
             "--screenshot-dir", shots.path, "--mode", "readerAuth", "--timeout", "30",
         ])
         var results: [String: [String: Any]] = [:]

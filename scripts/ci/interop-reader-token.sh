@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Interoperability check of reader tokens with an independent JWT library (PyJWT):
 # starts the built verifierd on a free port with the demo reader-token key, mints a token over HTTP and one with
-# the CLI, and verifies both with scripts/verify-reader-token.py against the public key; also validates the served
+# the CLI, and verifies both with scripts/ci/verify-reader-token.py against the public key; also validates the served
 # OpenAPI document with openapi-spec-validator.
 #
-# Usage: scripts/interop-reader-token.sh [path to verifierd, default .build/debug/verifierd]
+# Usage: scripts/ci/interop-reader-token.sh [path to verifierd, default .build/debug/verifierd]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN="${1:-.build/debug/verifierd}"
 WORK="$(mktemp -d)"
 PID=""
@@ -34,13 +34,13 @@ open('$WORK/public.pem','wb').write(key.public_key().public_bytes(serialization.
 
 "$BIN" serve --config "$WORK/config.json" > "$WORK/log" &
 PID=$!
-# shellcheck source=scripts/serve-lib.sh
-source scripts/serve-lib.sh
+# shellcheck source=scripts/lib/serve-lib.sh
+source scripts/lib/serve-lib.sh
 wait_for_port "$WORK/log" || { echo "verifierd did not start"; cat "$WORK/log"; exit 1; }
 
 passed=0; failed=0
 check() {
-    if python3 scripts/verify-reader-token.py "$1" "$WORK/public.pem" --kid INTEROP-KID --iss INTEROP-BRAND --sub "$2"; then
+    if python3 scripts/ci/verify-reader-token.py "$1" "$WORK/public.pem" --kid INTEROP-KID --iss INTEROP-BRAND --sub "$2"; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))

@@ -33,7 +33,7 @@ import urllib.parse
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "TestVectors" / "generator"))
+sys.path.insert(0, str(HERE.parents[1] / "TestVectors" / "generator"))
 
 import generate as g  # noqa: E402  (the test-vector generator's helpers: keys, CBOR, mdoc issuance)
 from cryptography import x509  # noqa: E402
@@ -151,7 +151,7 @@ def generate(out: Path, chain_length: int, unique: int) -> None:
 
     (out / "README.md").write_text(
         "# Hostile request bodies (TEST-ONLY)\n\n"
-        "Made by `scripts/hostile-inputs.py generate TestVectors/hostile --chain-length "
+        "Made by `scripts/ci/hostile-inputs.py generate TestVectors/hostile --chain-length "
         f"{chain_length} --unique {unique}` (the full-size run uses the defaults: 600 CAs, 50 unique chains).\n"
         "Each file is a JSON body for `POST /v1/mdoc/verify`; none may verify, and none may cost more than a few\n"
         "milliseconds of CPU. See the script's docstring for what each one attacks.\n\n"

@@ -11,9 +11,9 @@
 #   4. send the demo request (TestVectors/demo/verify-request.json) and require "verified":true, run the image's
 #      HEALTHCHECK command inside the root, and check that no Swift runtime library is loaded.
 #
-# usage: scripts/empty-root-run.sh [--keep]     (needs root for chroot, mknod and unshare; prints the binary's size)
+# usage: scripts/ci/empty-root-run.sh [--keep]     (needs root for chroot, mknod and unshare; prints the binary's size)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 keep=0; [ "${1:-}" = "--keep" ] && keep=1
 
 fail() { echo "empty-root-run: FAIL: $*" >&2; exit 1; }

@@ -15,7 +15,7 @@
 The mix (shares of all scheduled requests, each a fixed share, rotated through its variants):
   valid   30%  POST /v1/mdoc/verify valid-p256-sha256-signature (22%), POST /v1/apple/verify demo request (8%): 200
   invalid 20%  POST /v1/mdoc/verify with the manifest's failing cases under iaca-p256: 422 and the case's code
-  hostile 20%  scripts/hostile-inputs.py bodies (4xx, code fixed at pre-flight) and garbage: not JSON, truncated
+  hostile 20%  scripts/ci/hostile-inputs.py bodies (4xx, code fixed at pre-flight) and garbage: not JSON, truncated
                JSON, bad base64, unknown field (400), unknown route (404), wrong method (405), and on fresh sockets:
                Content-Length 100 MiB with a short body (413), a malformed request line (400), a body cut short and
                half-closed (connection closed, no answer)
@@ -45,7 +45,7 @@ import urllib.parse
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MDOC = ROOT / "TestVectors" / "mdoc"
 REQUEST_TIMEOUT = 10.0
 RAW_TIMEOUT = 5.0

@@ -47,7 +47,7 @@ import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = HERE.parents[1]
 
 # The WebDriver client, chromedriver start-up and log helpers of the console check.
 _spec = importlib.util.spec_from_file_location("console_check", HERE / "console-check.py")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes verifierd's parsers with libFuzzer + AddressSanitizer (harnesses in Fuzz/Sources).
 #
-#   scripts/fuzz.sh TARGET [SECONDS=60] [--grow]   one harness
-#   scripts/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
+#   scripts/ci/fuzz.sh TARGET [SECONDS=60] [--grow]   one harness
+#   scripts/ci/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
 #
 # TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity | FuzzOpenID4VP.
 #
@@ -16,7 +16,7 @@
 # temporary copy, so CI never changes the checkout. A crash, an AddressSanitizer report, a timeout (10 s on one
 # input) or running out of memory fails the run (exit 1) and leaves the input in Fuzz/crashes/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP)
 FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 

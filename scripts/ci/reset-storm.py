@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Connections reset by the thousand against the HTTP server (regression check for a crash found 2026-11-25).
 
-usage: scripts/reset-storm.py PORT SECONDS [PATH]
+usage: scripts/ci/reset-storm.py PORT SECONDS [PATH]
 
 24 threads open connections to 127.0.0.1:PORT as fast as they can: 40 % send 1-4 pipelined requests, read the answers
 and close; 20 % read one answer and then reset the idle connection (SO_LINGER 0); 30 % reset within 3 ms of sending,
@@ -10,7 +10,7 @@ configuration with `VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true` and PATH /v1/appl
 used to die within minutes (SIGSEGV in libdispatch's `_dispatch_unote_register_muxed`, or in unrelated Swift code
 once memory was corrupted) and to keep reset connections open until their timeouts: libdispatch's epoll backend frees
 a hung-up source's bookkeeping off its manager thread. The server now keeps its sockets in one epoll set
-(HTTPServer/SocketReadiness.swift); scripts/reset-storm-check.sh runs this in CI and requires the service alive,
+(HTTPServer/SocketReadiness.swift); scripts/ci/reset-storm-check.sh runs this in CI and requires the service alive,
 answering, and back to its descriptors at once. Loopback only.
 """
 import random, socket, struct, sys, threading, time

@@ -3,15 +3,15 @@
 # compression) and, when installed, testssl.sh (vulnerability checks). Starts the service on the demo configuration
 # with a throwaway certificate from TestVectors/generator/tls_test_pki.py, and stops it afterwards.
 #
-# Usage: scripts/tls-scan.sh [path to verifierd, default .build/debug/verifierd]
+# Usage: scripts/bench/tls-scan.sh [path to verifierd, default .build/debug/verifierd]
 # Needs sslscan (Debian: apt-get install -y sslscan); testssl.sh is optional (apt-get install -y testssl.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN="${1:-.build/debug/verifierd}"
 command -v sslscan >/dev/null 2>&1 || { echo "sslscan not found: apt-get install -y sslscan" >&2; exit 1; }
 WORK="$(mktemp -d)"
 PID=""
-source scripts/serve-lib.sh
+source scripts/lib/serve-lib.sh
 cleanup() {
     stop_server
     rm -rf "$WORK"

@@ -6,13 +6,13 @@
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
 # server's CPU per request (1.0 = the service costs nothing beyond its cryptography).
 #
-# Usage: scripts/bench-service.sh [--tls] [duration, default 10s] [connections, default 16]
+# Usage: scripts/bench/bench-service.sh [--tls] [duration, default 10s] [connections, default 16]
 #        (WEB_BODIES=8000 sessions are prepared for a WEB_DURATION=2s run of /v1/web/verify)
 # With --tls: POST /v1/apple/verify over HTTP and then over HTTPS (keep-alive, a throwaway certificate made by
 # TestVectors/generator/tls_test_pki.py), side by side; the other endpoints are skipped.
 # Needs wrk (Debian: apt-get install -y wrk).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 TLS=0
 if [ "${1:-}" = "--tls" ]; then TLS=1; shift; fi
 DURATION="${1:-10s}"
@@ -30,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-source scripts/serve-lib.sh
+source scripts/lib/serve-lib.sh
 ADMIN_TOKEN="bench-admin-token-TEST-ONLY"
 start_server "$WORK/log" config/verifierd.json VERIFIERD_ADMIN_TOKEN="$ADMIN_TOKEN"
 

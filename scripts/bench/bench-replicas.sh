@@ -9,12 +9,12 @@
 # the run fails if any answer is not 200. Prints verified/s (summed over the replicas) and the worst p99 for each, and
 # ends with one line per flow, exactly `ratio <web|apple> verified <r> p99 <q>` (r: PostgreSQL's verified/s over the
 # memory store's; q: PostgreSQL's p99 over the memory store's). Release build; needs wrk and PostgreSQL.
-# Usage: scripts/bench-replicas.sh [bodies per endpoint, default 12000] [duration, default 2s] [connections per replica, default 8]
+# Usage: scripts/bench/bench-replicas.sh [bodies per endpoint, default 12000] [duration, default 2s] [connections per replica, default 8]
 # (BENCH_POOL_SIZE: store.poolSize of each replica; unset, the service's default, one per core.)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/serve-lib.sh
-source scripts/serve-lib.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/lib/serve-lib.sh
+source scripts/lib/serve-lib.sh
 BODIES="${1:-12000}"
 DURATION="${2:-2s}"
 CONNECTIONS="${3:-8}"

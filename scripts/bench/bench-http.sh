@@ -2,12 +2,12 @@
 # Benchmarks the HTTPServer module: builds http-echo in release, starts it on a free port, runs
 # wrk -t2 -c64 -d10s --latency against /hello, prints the figures and stops the server.
 #
-# Usage: scripts/bench-http.sh [duration, default 10s] [connections, default 64]
+# Usage: scripts/bench/bench-http.sh [duration, default 10s] [connections, default 64]
 # Needs wrk (Debian: apt-get install -y wrk). On a shared machine, serialize the build:
-#   flock /tmp/swift-build.lock scripts/bench-http.sh
+#   flock /tmp/swift-build.lock scripts/bench/bench-http.sh
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 DURATION="${1:-10s}"
 CONNECTIONS="${2:-64}"
 

@@ -3,15 +3,15 @@
 # from run to run and machine to machine: `verifierd-bench iterations N` (release build, the demo envelope decrypted
 # and verified N times, every check) under callgrind for instructions and DHAT for allocations. Each figure is the
 # difference between a run of N2 and one of N1 verifications, divided by N2 - N1, so start-up cancels out.
-# With --check, compares against scripts/cost-budget.json and exits 1 when a figure is over its budget: a
-# regression guard that does not depend on the machine's speed. (The server is measured by scripts/bench-service.sh;
+# With --check, compares against scripts/budget/cost-budget.json and exits 1 when a figure is over its budget: a
+# regression guard that does not depend on the machine's speed. (The server is measured by scripts/bench/bench-service.sh;
 # valgrind 3.19 stops on its Dispatch threads.)
 #
-# Usage: scripts/cost-per-request.sh [--check]    (needs valgrind: apt-get install -y valgrind)
+# Usage: scripts/budget/cost-per-request.sh [--check]    (needs valgrind: apt-get install -y valgrind)
 # SWIFT_RELEASE_FLAGS (e.g. "-Xswiftc -enable-testing", as .ci/run builds) are passed to the release build, so a
 # build made with them is reused rather than rebuilt.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 CHECK=0
 [ "${1:-}" = "--check" ] && CHECK=1
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found: apt-get install -y valgrind" >&2; exit 1; }
@@ -61,7 +61,7 @@ IN_ALLOCATIONS="$(per_verification dhat)"
 python3 - "$IN_INSTRUCTIONS" "$IN_ALLOCATIONS" "$CHECK" <<'PY'
 import json, sys
 figures = {"instructions": int(sys.argv[1]), "allocations": int(sys.argv[2])}
-budget = json.load(open("scripts/cost-budget.json"))
+budget = json.load(open("scripts/budget/cost-budget.json"))
 print(f"per verification (demo envelope, in process): {figures['instructions']:,} instructions "
       f"(budget {budget['instructions']:,}), {figures['allocations']:,} heap allocations (budget {budget['allocations']:,})")
 over = [f"{k}: {figures[k]:,} > {budget[k]:,}" for k in ("instructions", "allocations") if figures[k] > budget[k]]

@@ -19,7 +19,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "TestVectors" / "generator"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "TestVectors" / "generator"))
 import generate as g  # noqa: E402
 
 FETCH_TIMEOUT = 4

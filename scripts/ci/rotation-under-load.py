@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rotation under load: verifications racing trust-set changes made through the admin API.
 
-Driven by scripts/rotation-under-load.sh, which starts verifierd, runs `load`, stops the service, then runs `check`.
+Driven by scripts/ci/rotation-under-load.sh, which starts verifierd, runs `load`, stops the service, then runs `check`.
 
   load --url URL --records FILE [--seconds 60] [--clients 16] [--writers 2] [--interval 0.05] [--extras 20]
        [--anchor TestVectors/pki/iaca-p256.pem] [--case TestVectors/mdoc/cases/valid-p256-sha256-signature]
@@ -93,7 +93,7 @@ def fingerprints_of(value) -> list[str]:
 
 def throwaway_iacas(count: int) -> list[bytes]:
     """P-256 IACAs (PEM) from the test-vector generator's PKI, valid from yesterday for 20 years. TEST-ONLY."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "TestVectors" / "generator"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "TestVectors" / "generator"))
     import generate as g  # the generator's PKI builder (keys derived from seed labels)
 
     now = datetime.datetime.now(datetime.timezone.utc)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak test: runs a release verifierd under steady mixed traffic and fails unless it stays flat and clean.
 #
-#   scripts/soak.sh [BIN] [SECONDS] [RATE] [--rate N] [--seconds N] [--threads N] [--samples FILE] [--keep DIR]
+#   scripts/bench/soak.sh [BIN] [SECONDS] [RATE] [--rate N] [--seconds N] [--threads N] [--samples FILE] [--keep DIR]
 #     BIN      the verifierd executable (default .build/release/verifierd; this script never builds)
 #     SECONDS  length of the traffic (default 600)
 #     RATE     total requests per second (default 100), paced on a fixed schedule from THREADS (default 8) client
@@ -11,9 +11,9 @@
 #
 # The service runs on a throwaway configuration (port 0, trust = TestVectors/pki/iaca-p256.pem and the demo IACA,
 # verification-time override on, a random admin token, the demo Apple merchant key, a web section with 30 s
-# sessions). Traffic, each kind a fixed share (see scripts/soak.py): valid verifications (mdoc and the Apple demo
+# sessions). Traffic, each kind a fixed share (see scripts/bench/soak.py): valid verifications (mdoc and the Apple demo
 # envelope, 200), invalid ones (the failing TestVectors/mdoc cases, 422 with their code), hostile requests
-# (scripts/hostile-inputs.py bodies plus garbage: not JSON, truncated JSON, bad base64, unknown field, unknown
+# (scripts/ci/hostile-inputs.py bodies plus garbage: not JSON, truncated JSON, bad base64, unknown field, unknown
 # route, wrong method, an oversized Content-Length, a malformed request line, a body cut short), admin reads (200 with
 # the token, 401 without), health/readiness/metrics probes, and web request creation (201).
 #
@@ -32,7 +32,7 @@
 # It prints requests per kind, the achieved rate, p50/p99 latency per kind, RSS (MiB) and fds at start, after
 # warm-up, at the end and the maximum, and the growth in percent.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 BIN=.build/release/verifierd
 DURATION=600
@@ -67,9 +67,9 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-source scripts/serve-lib.sh
+source scripts/lib/serve-lib.sh
 
-python3 scripts/hostile-inputs.py generate "$WORK/hostile" --chain-length 100 --unique 8 > /dev/null
+python3 scripts/ci/hostile-inputs.py generate "$WORK/hostile" --chain-length 100 --unique 8 > /dev/null
 mkdir -p "$WORK/trust"
 cp TestVectors/pki/iaca-p256.pem TestVectors/demo/trusted-iaca/demo-iaca.pem "$WORK/trust/"
 TOKEN="soak-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
@@ -88,7 +88,7 @@ JSON
 
 start_server "$WORK/log" "$WORK/config.json" 2> "$WORK/stderr"
 echo "verifierd $("$BIN" --version 2>/dev/null || echo '?') pid $PID port $PORT; soak ${DURATION} s at ${RATE} req/s"
-python3 scripts/soak.py run --url "http://127.0.0.1:$PORT" --pid "$PID" --admin-token "$TOKEN" \
+python3 scripts/bench/soak.py run --url "http://127.0.0.1:$PORT" --pid "$PID" --admin-token "$TOKEN" \
     --hostile-dir "$WORK/hostile" --state "$WORK/state.json" --seconds "$DURATION" --rate "$RATE" \
     --threads "$THREADS" --samples-csv "$WORK/samples.csv"
 # stop_server, keeping the exit status (SIGTERM must drain and exit 0)
@@ -96,5 +96,5 @@ EXIT_STATUS=0
 if kill -0 "$PID" 2>/dev/null; then kill -TERM "$PID"; wait "$PID" || EXIT_STATUS=$?; else wait "$PID" || EXIT_STATUS=$?; fi
 PID=""
 if [ -n "$SAMPLES" ]; then cp "$WORK/samples.csv" "$SAMPLES"; fi
-python3 scripts/soak.py verdict --state "$WORK/state.json" --log "$WORK/log" --stderr "$WORK/stderr" \
+python3 scripts/bench/soak.py verdict --state "$WORK/state.json" --log "$WORK/log" --stderr "$WORK/stderr" \
     --exit-status "$EXIT_STATUS"

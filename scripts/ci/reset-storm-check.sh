@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Regression check for the crash under connection resets (see scripts/reset-storm.py): the release service on the demo
+# Regression check for the crash under connection resets (see scripts/ci/reset-storm.py): the release service on the demo
 # configuration with issued nonces takes SECONDS (default 60) of 24 threads opening connections, most of them reset
 # (idle, mid-request, while handled), and must still be running, answer /healthz with 200, and within 5 s hold at most
 # 16 descriptors more than before. The header and idle timeouts (10 s, 60 s) are longer: a reset connection must be closed
 # because its socket reported the reset (with the old per-socket Dispatch sources, 20 were still open after this check).
-# usage: scripts/reset-storm-check.sh [BIN] [SECONDS]
+# usage: scripts/ci/reset-storm-check.sh [BIN] [SECONDS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN="${1:-.build/release/verifierd}"
 SECONDS_TO_RUN="${2:-60}"
 WORK="$(mktemp -d)"
@@ -15,11 +15,11 @@ VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_I
     "$BIN" serve --config config/verifierd.json > "$WORK/out.log" 2> "$WORK/err.log" &
 PID=$!
 trap 'kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$WORK"' EXIT
-# shellcheck source=scripts/serve-lib.sh
-source scripts/serve-lib.sh
+# shellcheck source=scripts/lib/serve-lib.sh
+source scripts/lib/serve-lib.sh
 wait_for_port "$WORK/out.log" || { cat "$WORK/out.log" "$WORK/err.log"; echo "reset-storm-check: FAIL: no start"; exit 1; }
 before=$(ls /proc/$PID/fd | wc -l)
-python3 scripts/reset-storm.py "$PORT" "$SECONDS_TO_RUN"
+python3 scripts/ci/reset-storm.py "$PORT" "$SECONDS_TO_RUN"
 if ! kill -0 "$PID" 2>/dev/null; then
     head -80 "$WORK/err.log"; echo "reset-storm-check: FAIL: the service died"; exit 1
 fi

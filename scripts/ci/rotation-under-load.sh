@@ -5,19 +5,19 @@
 # 422 ISSUER_CERTIFICATE_UNTRUSTED), every admin change logged once with its request ID and consecutive versions,
 # and every verdict consistent with a trust set that was in force at some instant of that request: a document is
 # never verified by an anchor removed before the request began, nor refused when its anchor was trusted throughout.
-# See scripts/rotation-under-load.py for how verdicts are judged; `--self-test` there checks the checker.
-#   scripts/rotation-under-load.sh [path/to/release/verifierd] [seconds]    (defaults: .build/release/verifierd, 60)
+# See scripts/ci/rotation-under-load.py for how verdicts are judged; `--self-test` there checks the checker.
+#   scripts/ci/rotation-under-load.sh [path/to/release/verifierd] [seconds]    (defaults: .build/release/verifierd, 60)
 # KEEP_WORK=1 keeps the temporary directory (service log, records.json) and prints its path.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${1:-.build/release/verifierd}
 DURATION=${2:-60}
 [ -x "$BIN" ] || { echo "no executable verifierd at $BIN (build it: swift build -c release)"; exit 1; }
 WORK=$(mktemp -d)
-source scripts/serve-lib.sh
+source scripts/lib/serve-lib.sh
 trap 'stop_server; if [ -n "${KEEP_WORK:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi' EXIT
 
-python3 scripts/rotation-under-load.py --self-test > "$WORK/self-test" || { cat "$WORK/self-test"; exit 1; }
+python3 scripts/ci/rotation-under-load.py --self-test > "$WORK/self-test" || { cat "$WORK/self-test"; exit 1; }
 
 mkdir -p "$WORK/trust"
 cp TestVectors/pki/iaca-p256.pem "$WORK/trust/"
@@ -30,8 +30,8 @@ cat > "$WORK/config.json" <<JSON
 JSON
 
 start_server "$WORK/log" "$WORK/config.json"
-python3 scripts/rotation-under-load.py load --url "http://127.0.0.1:$PORT" --records "$WORK/records.json" \
+python3 scripts/ci/rotation-under-load.py load --url "http://127.0.0.1:$PORT" --records "$WORK/records.json" \
     --seconds "$DURATION" --clients 16 --writers 2 --interval 0.05 --extras 20 \
     --anchor TestVectors/pki/iaca-p256.pem --case TestVectors/mdoc/cases/valid-p256-sha256-signature
 stop_server
-python3 scripts/rotation-under-load.py check --records "$WORK/records.json" --log "$WORK/log"
+python3 scripts/ci/rotation-under-load.py check --records "$WORK/records.json" --log "$WORK/log"
