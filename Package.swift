@@ -289,6 +289,8 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
         .testTarget(name: "ServerTLSTests", dependencies: ["ServerTLS", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "VerifierConfigurationTests", dependencies: ["VerifierConfiguration", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceObservabilityTests", dependencies: ["ServiceObservability"], swiftSettings: strict),
         .testTarget(name: "HPKEKeysTests", dependencies: [
             "HPKEKeys", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),

@@ -78,12 +78,10 @@ public struct OpenID4VPRequest: Sendable {
 
     /// 32 random bytes, base64url: 256 bits where the specification asks for at least 128.
     static func freshNonce() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return Base64URL.encode(RandomBytes.make(32))
     }
 
     static func freshKeyID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return Base64URL.encode(RandomBytes.make(12))
     }
 }

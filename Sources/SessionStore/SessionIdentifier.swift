@@ -7,8 +7,7 @@ public enum SessionIdentifier {
     public static let textLength = 43
 
     public static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = RandomBytes.make(byteCount)
         return Base64URL.encode(bytes)
     }
 

@@ -19,8 +19,7 @@ public struct WebRequest: Sendable {
 
     /// Makes a request with a new P-256 recipient key and a new 32-byte nonce from the system generator.
     public init(origin: SerializedOrigin, requested: RequestedItems, builder: DeviceRequestBuilder) throws {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<EncryptionInfo.nonceLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let nonce = RandomBytes.make(EncryptionInfo.nonceLength)
         let key = P256.KeyAgreement.PrivateKey()
         let info = EncryptionInfo(nonce: nonce, recipientPublicKey: key.publicKey)
         let transcript = DCAPISessionTranscript(encryptionInfo: info.base64URL, origin: origin.text)

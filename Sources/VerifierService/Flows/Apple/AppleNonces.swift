@@ -14,8 +14,7 @@ struct AppleNonces: Sendable {
 
     /// A fresh nonce bound to the merchant and team IDs, owned by `integrator`.
     func issue(for identity: MerchantIdentity, to integrator: Integrator) async throws(ServiceProblem) -> (nonce: [UInt8], expiresAt: Date) {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<Self.byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let nonce = RandomBytes.make(Self.byteCount)
         let issued = try await sessions.open(id: Base64URL.encode(nonce), lifetime: lifetime, for: integrator) { opening in
             [SessionRecord(id: opening.id, kind: Self.kind, createdAt: opening.createdAt, expiresAt: opening.expiresAt,
                            payload: SecretBytes(Self.binding(identity)))]
