@@ -87,7 +87,7 @@ final class CurlTransfer {
     /// Sets what is left of the fetch's deadline as this transfer's whole time (and its connect time, within the
     /// configured connect timeout), just before it starts.
     func startWithin(_ remaining: Duration) -> Bool {
-        let milliseconds = max(1, Int(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = max(1, remaining.wholeMilliseconds)
         let connect = min(milliseconds, max(1, Int(limits.connectTimeout * 1000)))
         return vd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds) == CURLE_OK
             && vd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connect) == CURLE_OK

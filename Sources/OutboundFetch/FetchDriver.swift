@@ -149,7 +149,13 @@ final class FetchDriver: @unchecked Sendable {
         let now = ContinuousClock.now
         let next = state.withLock { $0.waiting.map(\.deadline).min() }
         guard let next else { return 1000 }
-        let left = next - now
-        return max(1, min(1000, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1))
+        return max(1, min(1000, (next - now).wholeMilliseconds + 1))
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded down (libcurl's timeouts and poll waits are in milliseconds).
+    var wholeMilliseconds: Int {
+        Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
     }
 }

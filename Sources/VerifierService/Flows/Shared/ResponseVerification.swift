@@ -8,25 +8,22 @@ import TrustStore
 /// library's ``StatusAwareVerifier``, which every flow verifies through.
 struct ResponseVerification: Sendable {
     let trust: TrustStoreManager
-    let statusResolver: StatusResolver
-    let statusMode: StatusPolicy.Mode
+    /// Built once: the status resolver, `status.mode` and the service clock lists are judged at.
+    let statusAware: StatusAwareVerifier
     let statusPolicy: StatusPolicy
     let clockSkew: TimeInterval
     let profileChecks: ProfileCheckMode
     let profileChecksByAnchor: [String: ProfileCheckMode]
-    let now: @Sendable () -> Date
 
     init(configuration: ServiceConfiguration, trust: TrustStoreManager, statusResolver: StatusResolver,
          now: @escaping @Sendable () -> Date)
     {
         self.trust = trust
-        self.statusResolver = statusResolver
-        statusMode = configuration.status.mode
+        statusAware = StatusAwareVerifier(resolver: statusResolver, mode: configuration.status.mode, now: now)
         statusPolicy = StatusPolicy(mode: configuration.status.mode, unknown: configuration.status.unknown)
         clockSkew = TimeInterval(configuration.verification.clockSkewSeconds)
         profileChecks = configuration.trust.profileChecks
         profileChecksByAnchor = configuration.trust.profileChecksByAnchor
-        self.now = now
     }
 
     /// Options for one verification at `time`.
@@ -41,8 +38,7 @@ struct ResponseVerification: Sendable {
     /// `snapshotOverride`.
     func verify(_ response: DeviceResponse, sessionTranscript: [UInt8], options: VerificationOptions,
                 trust snapshotOverride: TrustSnapshot? = nil) async -> VerificationReport {
-        await StatusAwareVerifier(resolver: statusResolver, mode: statusMode, now: now)
-            .verify(response, sessionTranscript: sessionTranscript, options: options, trust: snapshotOverride ?? trust.snapshot)
+        await statusAware.verify(response, sessionTranscript: sessionTranscript, options: options, trust: snapshotOverride ?? trust.snapshot)
     }
 
     /// The check every flow's library is handed: the configured options at `time` with what was requested, status,
