@@ -1,8 +1,10 @@
+import Encodings
 import Foundation
 import Synchronization
 import MDoc
 import SessionStore
 import Testing
+import TestSupport
 @testable import OpenID4VP
 
 /// The cross-device pieces of the library: identifiers the wallet cannot turn back into the caller's handle, the
@@ -74,7 +76,7 @@ struct CrossDeviceTests {
 
     /// The verifier merges the per-format checks' reports and names each document's credential query; a
     /// presentation that fails as a whole decides the answer; an error answer never reaches the check.
-    @Test func theVerifierDelegatesEachPresentationToItsFormat() async {
+    @Test func theVerifierDelegatesEachPresentationToItsFormat() async throws {
         let session = Self.session(flow: .digitalCredentialsAPI)
         let calls = CallCounter()
         let verifier = OpenID4VPVerifier(mdoc: { _, _, _ in
@@ -85,6 +87,18 @@ struct CrossDeviceTests {
         #expect(declined.report.failureCode == .walletDeclined && calls.value == 0)
         let empty = await verifier.verify(.plain(VPToken(presentations: [:])), session: session)
         #expect(empty.report.failureCode == .documentsNotReturned && calls.value == 0)
+        // A presentation that parses goes to the injected check, with the session's transcript and the document its
+        // credential query asked for; a check that fails the whole presentation decides the answer.
+        let bytes = try Fixtures.hexFile(Fixtures.testVectors.appendingPathComponent("mdoc/cases/valid-device-mac.deviceresponse.hex"))
+        let seen = Mutex<(transcript: [UInt8], docTypes: [String])>(([], []))
+        let injected = OpenID4VPVerifier(mdoc: { _, transcript, requested in
+            seen.withLock { $0 = (transcript, requested?.documents.map(\.docType) ?? []) }
+            return .failure(FailureCode(rawValue: "INJECTED"), "the injected check's own verdict")
+        })
+        let delegated = await injected.verify(.plain(VPToken(presentations: ["mdl": [Base64URL.encode(bytes)]])), session: session)
+        #expect(delegated.report.failureCode?.rawValue == "INJECTED" && delegated.credentialIds.isEmpty)
+        #expect(seen.withLock { $0.transcript } == session.transcript)
+        #expect(seen.withLock { $0.docTypes } == ["org.iso.18013.5.1.mDL"])
     }
 }
 
