@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
+        .library(name: "SDJWT", targets: ["SDJWT"]),
+        .library(name: "SDJWTVC", targets: ["SDJWTVC"]),
         .library(name: "CertificationPath", targets: ["CertificationPath"]),
         .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
@@ -81,7 +83,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
         .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath",
+            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath", "SDJWT", "SDJWTVC", "StrictJSON",
+            "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
@@ -137,6 +140,19 @@ let package = Package(
         // key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions. No HTTP.
         .target(name: "OpenID4VP", dependencies: [
             "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // SD-JWT (RFC 9901): the presentation split, disclosures with digests over the received strings, their
+        // application to the payload with every refusal, key-binding JWTs, ES256 and P-256 JWKs. No HTTP.
+        .target(name: "SDJWT", dependencies: [
+            "Encodings", "StrictJSON",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // SD-JWT VC (`dc+sd-jwt`, HAIP 1.0) on SD-JWT: x5c to the issuer trust set (scoped by vct), the claims the
+        // verifier reads, validity, holder binding, DCQL claims, the status judgement; a report per credential. No HTTP.
+        .target(name: "SDJWTVC", dependencies: [
+            "SDJWT", "MDoc", "CertificationPath", "TrustStore", "StrictJSON", "Encodings",
+            .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // Strict JSON for requests and configuration: the in-place flat decoder, the known-fields rule, the syntax scan
@@ -272,7 +288,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Locates ../shared/vectors and TestVectors/ for the test targets.
         .target(name: "TestSupport", dependencies: [
-            "HTTPServer", "StrictJSON", .product(name: "HTTPTypes", package: "swift-http-types"),
+            "HTTPServer", "StrictJSON", "SDJWT", "SDJWTVC", "MDoc", "TrustStore", .product(name: "HTTPTypes", package: "swift-http-types"),
         ], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "OutboundFetchTests", dependencies: [
             "OutboundFetch", "HTTPServer", .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -282,6 +298,13 @@ let package = Package(
             "TrustManagement", "TrustStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: strict),
+        .testTarget(name: "SDJWTTests", dependencies: [
+            "SDJWT", "StrictJSON", "Encodings", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        .testTarget(name: "SDJWTVCTests", dependencies: [
+            "SDJWTVC", "SDJWT", "MDoc", "TrustStore", "StrictJSON", "Encodings", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .testTarget(name: "ReaderAuthenticationTests", dependencies: [
             "ReaderAuthentication", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -295,7 +318,7 @@ let package = Package(
             "HPKEKeys", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "StatusListTests", dependencies: [
-            "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib", "OutboundFetch",
+            "StatusList", "MDoc", "CBOR", "TrustStore", "TestSupport", "CZlib", "OutboundFetch", "SDJWTVC", "SDJWT",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
     ]

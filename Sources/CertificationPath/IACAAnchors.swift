@@ -1,14 +1,16 @@
 import TrustStore
 import X509
 
-/// The trusted IACAs of a trust snapshot as path anchors: candidates by authority key identifier and issuer name.
+/// The anchors of a trust snapshot (IACAs, or SD-JWT VC issuer CAs) as path anchors: candidates by authority key identifier and issuer name.
 /// None is pinned: a document signer must be issued by an IACA, never be one.
 public struct IACAAnchors: PathAnchors {
     public let trust: TrustSnapshot
-    public let name = "trusted IACA"
+    public let name: String
 
-    public init(_ trust: TrustSnapshot) {
+    /// `name` says in failures what the anchors are ("trusted IACA", "trusted SD-JWT VC issuer anchor").
+    public init(_ trust: TrustSnapshot, name: String = "trusted IACA") {
         self.trust = trust
+        self.name = name
     }
 
     public func issuers(of certificate: Certificate) -> [TrustAnchor] {

@@ -137,7 +137,7 @@ public actor StatusListCache {
         }
         func fetchHere() async -> (Result<Obtained, StatusListError>, bytes: [UInt8]?) {
             do throws(StatusListError) {
-                let bytes = try await fetcher.fetch(url)
+                let bytes = try await fetcher.fetch(url, accept: key.kind.accept)
                 return (.success(Obtained(list: try verify(bytes), fetchedAt: now, source: "fetched", fetchedHere: true)), bytes)
             } catch {
                 return (.failure(error), nil)

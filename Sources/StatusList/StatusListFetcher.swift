@@ -3,7 +3,8 @@ import OutboundFetch
 
 /// Fetches status list tokens. The verification path awaits at most the configured deadline for any fetch.
 public protocol StatusListFetching: Sendable {
-    func fetch(_ url: URL) async throws(StatusListError) -> [UInt8]
+    /// The body of a 200 answer to a GET of `url` asking for `accept` (the list's media type).
+    func fetch(_ url: URL, accept: String) async throws(StatusListError) -> [UInt8]
 }
 
 /// Limits on what a status list fetch may cost, and which URI schemes a status reference may use.
@@ -24,7 +25,8 @@ public struct StatusFetchLimits: Sendable, Equatable {
 }
 
 /// Fetches status lists through the service's one ``OutboundFetcher`` (its destination policy, redirect and size
-/// rules) with `Accept: application/statuslist+cwt`; only a 200 answer is a list.
+/// rules) with `Accept` naming the list's media type (`application/statuslist+cwt`, `application/statuslist+jwt`);
+/// only a 200 answer is a list.
 public struct StatusListFetcher: StatusListFetching {
     public let limits: StatusFetchLimits
     public let fetcher: OutboundFetcher
@@ -38,13 +40,13 @@ public struct StatusListFetcher: StatusListFetching {
                                   idleTimeout: TimeInterval(idleTimeout), maximumBodyBytes: limits.maximumBytes)
     }
 
-    public func fetch(_ url: URL) async throws(StatusListError) -> [UInt8] {
+    public func fetch(_ url: URL, accept: String) async throws(StatusListError) -> [UInt8] {
         guard let scheme = url.scheme?.lowercased(), limits.allowedSchemes.contains(scheme), url.host != nil else {
             throw StatusListError("the URI scheme is not allowed (status.allowedSchemes)")
         }
         let response: FetchResponse
         do {
-            response = try await fetcher.get(url.absoluteString, headers: ["Accept: application/statuslist+cwt"],
+            response = try await fetcher.get(url.absoluteString, headers: ["Accept: \(accept)"],
                                              limits: fetchLimits)
         } catch {
             throw StatusListError(error.description)

@@ -19,6 +19,12 @@ public struct StatusListTokenVerifier: Sendable {
     public enum Kind: String, Sendable {
         case statusList = "application/statuslist+cwt"
         case identifierList = "application/identifierlist+cwt"
+        /// A Token Status List in JWT form (TSL 5.1), for SD-JWT VCs; its signer chains to the SD-JWT VC issuer trust.
+        case statusListJWT = "application/statuslist+jwt"
+
+        /// The `Accept` of a fetch: the JWT form asks for itself; both CWT forms ask for `application/statuslist+cwt`
+        /// as they always have.
+        public var accept: String { self == .statusListJWT ? rawValue : Kind.statusList.rawValue }
     }
 
     /// Largest decompressed status list accepted.
@@ -43,6 +49,7 @@ public struct StatusListTokenVerifier: Sendable {
     public func verify(_ bytes: [UInt8], kind: Kind, uri: String, certificate: [UInt8]?, trust: TrustSnapshot,
                        now: Date) throws(StatusListError) -> VerifiedStatusList
     {
+        if kind == .statusListJWT { return try verifyJWT(bytes, uri: uri, trust: trust, now: now) }
         let limits = CBORDecodingLimits(maxDepth: 16, maxItems: maximumIdentifiers * 2 + 64,
                                         maxInputBytes: max(bytes.count, 1), allowIndefiniteLength: false)
         let decoder = CBORDecoder(limits: limits)
@@ -99,6 +106,8 @@ public struct StatusListTokenVerifier: Sendable {
                 throw StatusListError("lst does not inflate: \(error)")
             }
             content = .statusList(bits: Int(bits), statuses: statuses)
+        case .statusListJWT:
+            throw StatusListError("a JWT status list is not CBOR")
         case .identifierList:
             guard expiresAt != nil else { throw StatusListError("an identifier list needs exp") }
             guard claims[intKey: Self.statusListClaim] == nil else {

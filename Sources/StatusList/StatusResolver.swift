@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import SDJWTVC
 import TrustStore
 
 /// Resolves every status reference of a DeviceResponse into evidence for the `mso.status` check, concurrently.
@@ -46,6 +47,20 @@ public struct StatusResolver: Sendable {
             }
             return StatusEvidence(finding: finding, signerTrust: list.signerTrust,
                                   signerCertificate: list.signerCertificate, source: source)
+        }
+    }
+
+    /// Evidence for an SD-JWT VC's `status.status_list` (the JWT form), its signer judged against `issuerTrust`.
+    public func evidence(for reference: SDJWTVCStatusReference, issuerTrust: TrustSnapshot, now: Date) async -> StatusEvidence {
+        let key = StatusListCache.Key(uri: reference.uri, kind: .statusListJWT, certificate: nil)
+        let (result, source) = await cache.list(key, trust: issuerTrust, now: now)
+        switch result {
+        case .failure(let error):
+            return .unknown(error.reason)
+        case .success(let list):
+            let finding: StatusEvidence.Finding = list.status(at: reference.index).map { .status($0) }
+                ?? .unknown("the index is out of the list's range")
+            return StatusEvidence(finding: finding, signerTrust: list.signerTrust, signerCertificate: list.signerCertificate, source: source)
         }
     }
 }

@@ -137,15 +137,15 @@ struct StatusListCaseTests {
         let server = try StatusListServer()
         let fetcher = Self.fetcher(maximumBytes: 10 << 20)
         let base = "http://127.0.0.1:\(StatusListServer.port)"
-        let followed = try await fetcher.fetch(URL(string: base + "/redirect/same")!)
+        let followed = try await fetcher.fetch(URL(string: base + "/redirect/same")!, accept: "application/statuslist+cwt")
         #expect(followed == (try Fixtures.hexFile(StatusListServer.folder.appendingPathComponent("lists/bits1.cwt.hex"))))
-        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: base + "/redirect/https")!) }
+        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: base + "/redirect/https")!, accept: "application/statuslist+cwt") }
         await server.stop()
     }
 
     @Test func schemesOutsideTheAllowListAreNotFetched() async throws {
         let fetcher = Self.fetcher(maximumBytes: 10 << 20, schemes: ["https"])
-        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "http://127.0.0.1:18613/lists/bits1")!) }
-        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "file:///etc/passwd")!) }
+        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "http://127.0.0.1:18613/lists/bits1")!, accept: "application/statuslist+cwt") }
+        await #expect(throws: StatusListError.self) { try await fetcher.fetch(URL(string: "file:///etc/passwd")!, accept: "application/statuslist+cwt") }
     }
 }

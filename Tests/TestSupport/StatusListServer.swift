@@ -19,13 +19,32 @@ public final class StatusListServer: Sendable {
 
     /// Starts the server. `slowSeconds` is how long `/lists/slow` waits; `/lists/oversized` sends `oversizedBytes`;
     /// `replacing` serves other bytes under a list's name (a list minted now, for a service on the real clock).
-    public init(slowSeconds: Double = 3, oversizedBytes: Int = 2 << 20, replacing: [String: [UInt8]] = [:]) throws {
+    public convenience init(slowSeconds: Double = 3, oversizedBytes: Int = 2 << 20, replacing: [String: [UInt8]] = [:]) throws {
         var lists: [String: [UInt8]] = [:]
         let listFolder = Self.folder.appendingPathComponent("lists")
         for name in try FileManager.default.contentsOfDirectory(atPath: listFolder.path) where name.hasSuffix(".cwt.hex") {
             lists[String(name.dropLast(".cwt.hex".count))] = try Fixtures.hexFile(listFolder.appendingPathComponent(name))
         }
         lists.merge(replacing) { _, replacement in replacement }
+        try self.init(port: Self.port, lists: lists, contentType: "application/statuslist+cwt", slowSeconds: slowSeconds,
+                      oversizedBytes: oversizedBytes)
+    }
+
+    /// The port the SD-JWT VC vectors' JWT status lists name (`TestVectors/sdjwt`).
+    public static let jwtPort = 18614
+
+    /// Serves the JWT status lists of `TestVectors/sdjwt/lists` (`<name>.jwt`) on ``jwtPort``.
+    public static func jwtLists() throws -> StatusListServer {
+        var lists: [String: [UInt8]] = [:]
+        let listFolder = Fixtures.testVectors.appendingPathComponent("sdjwt/lists")
+        for name in try FileManager.default.contentsOfDirectory(atPath: listFolder.path) where name.hasSuffix(".jwt") {
+            lists[String(name.dropLast(".jwt".count))] = try Fixtures.bytes(listFolder.appendingPathComponent(name))
+        }
+        return try StatusListServer(port: jwtPort, lists: lists, contentType: "application/statuslist+jwt", slowSeconds: 3,
+                                    oversizedBytes: 2 << 20)
+    }
+
+    private init(port: Int, lists: [String: [UInt8]], contentType: String, slowSeconds: Double, oversizedBytes: Int) throws {
         let counts = self.counts
         let served = lists
         var router = Router()
@@ -33,7 +52,7 @@ public final class StatusListServer: Sendable {
             let name = request.pathParameters["name"] ?? ""
             counts.byName.withLock { $0[name, default: 0] += 1 }
             var fields = HTTPFields()
-            fields[.contentType] = "application/statuslist+cwt"
+            fields[.contentType] = contentType
             switch name {
             case "slow":
                 try await Task.sleep(for: .milliseconds(Int(slowSeconds * 1000)))
@@ -49,14 +68,14 @@ public final class StatusListServer: Sendable {
         router.get("/redirect/:how") { request in
             var fields = HTTPFields()
             let how = request.pathParameters["how"] ?? ""
-            fields[.location] = how == "https" ? "https://127.0.0.1:\(Self.port)/lists/bits1" : "/lists/bits1"
+            fields[.location] = how == "https" ? "https://127.0.0.1:\(port)/lists/bits1" : "/lists/bits1"
             return HTTPServerResponse(status: .found, headerFields: fields)
         }
         // The fixed port may still be held for a moment by the previous test's server, which closes its listener
         // asynchronously: try again for up to 5 s.
         var attempt = 0
         while true {
-            let candidate = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: Self.port), router: router)
+            let candidate = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), router: router)
             do {
                 try candidate.start()
                 server = candidate

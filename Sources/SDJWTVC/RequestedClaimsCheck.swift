@@ -1,0 +1,47 @@
+import MDoc
+import SDJWT
+import StrictJSON
+
+/// `request.claims` for an SD-JWT VC (OpenID4VP 1.0 6.3, 6.4, B.3.5, 14.9): `vct` among `meta.vct_values`; every
+/// disclosure on or under a requested path (a wallet must not disclose more, and its value is never returned); the
+/// requested claims present, with the query's `values` enforced here rather than trusted to the wallet.
+enum RequestedClaimsCheck {
+    static func evaluate(query: SDJWTVCQuery, vct: String, claims: JSON, disclosedPaths: [ClaimPath]) -> SDJWTVCCheckResult {
+        let id = SDJWTVCCheckID.requestClaims
+        guard query.vctValues.contains(vct) else {
+            return .failed(id, FailureCode(.vctNotRequested), "vct \"\(vct.prefix(128))\" is not among the query's vct_values")
+        }
+        let patterns = query.claims.map(\.path)
+        if let unrequested = disclosedPaths.first(where: { !ClaimsPathPointer.isRequested($0, by: patterns) }) {
+            return .failed(id, FailureCode(.elementNotRequested), "the presentation discloses \(unrequested.dotted), which the query does not request")
+        }
+        var satisfied: [Int: Bool] = [:]
+        var firstProblem: (code: SDJWTVCErrorCode, detail: String)?
+        for (index, claim) in query.claims.enumerated() {
+            let selected = ClaimsPathPointer.select(claim.path, in: claims)
+            if selected.isEmpty {
+                satisfied[index] = false
+                if firstProblem == nil { firstProblem = (.claimMissing, "requested claim \(query.pathText(claim)) is not in the presentation") }
+            } else if let values = claim.values, !selected.contains(where: { value in values.contains { ClaimsPathPointer.matches(value, $0) } }) {
+                satisfied[index] = false
+                if firstProblem == nil { firstProblem = (.claimValueMismatch, "requested claim \(query.pathText(claim)) has none of the query's values") }
+            } else {
+                satisfied[index] = true
+            }
+        }
+        if query.claimSets.isEmpty {
+            if let firstProblem { return .failed(id, FailureCode(firstProblem.code), firstProblem.detail) }
+        } else {
+            let met = query.claimSets.contains { option in
+                option.allSatisfy { claimId in
+                    query.claims.indices.contains { query.claims[$0].id == claimId && satisfied[$0] == true }
+                }
+            }
+            if !met {
+                let problem = firstProblem ?? (.claimMissing, "no claim_sets option is met")
+                return .failed(id, FailureCode(problem.code), "no claim_sets option is met: \(problem.detail)")
+            }
+        }
+        return .passed(id, "vct requested; \(disclosedPaths.count) disclosure(s), all requested")
+    }
+}

@@ -1,0 +1,21 @@
+/// Stable error codes of SD-JWT VC checks beyond SD-JWT's own (``SDJWT/SDJWTErrorCode``) and the codes shared with
+/// mdocs for the same findings (`ISSUER_CERTIFICATE_UNTRUSTED`, `STATUS_REVOKED`, `ELEMENT_NOT_REQUESTED`, …).
+public enum SDJWTVCErrorCode: String, Sendable, CaseIterable, Codable {
+    /// `vct` is missing or not a non-empty string.
+    case vctMissing = "SDJWT_VCT_MISSING"
+    /// `iss`, `iat`, `nbf`, `exp`, `cnf` or `status` is present but not of its type (a NumericDate, `cnf.jwk` a P-256
+    /// public key, `status.status_list` `{idx, uri}`).
+    case claimsMalformed = "SDJWT_CLAIMS_MALFORMED"
+    case expired = "SDJWT_EXPIRED"
+    case notYetValid = "SDJWT_NOT_YET_VALID"
+    /// The anchor the issuer chains to is scoped to other `vct` values.
+    case issuerNotAuthorizedForVCT = "ISSUER_NOT_AUTHORIZED_FOR_VCT"
+    /// Warning: `x5c` carries a copy of a trusted anchor, which HAIP says issuers must not send; it is dropped.
+    case x5cContainsAnchor = "SDJWT_X5C_CONTAINS_ANCHOR"
+    /// The credential's `vct` is not among the query's `meta.vct_values`.
+    case vctNotRequested = "SDJWT_VCT_NOT_REQUESTED"
+    /// A claim the query requires is not in the presentation (no `claim_sets` option is met).
+    case claimMissing = "CLAIM_MISSING"
+    /// A requested claim is present but its value is not one of the query's `values`.
+    case claimValueMismatch = "CLAIM_VALUE_MISMATCH"
+}

@@ -1,0 +1,30 @@
+import Foundation
+import MDoc
+import SDJWT
+
+/// How one SD-JWT VC presentation is verified: the clock, the key binding expected, the query it answers.
+public struct SDJWTVCOptions: Sendable {
+    public var verificationTime: Date
+    /// Tolerance on `nbf` and `exp`.
+    public var clockSkew: TimeInterval
+    /// The nonce, audience and `iat` window the KB-JWT must meet.
+    public var keyBinding: KeyBindingExpectation
+    /// The DCQL credential query it answers; nil when there is none (the bare route, offline), and then every claim
+    /// is reported and holder binding is required.
+    public var query: SDJWTVCQuery?
+    public var statusPolicy: StatusPolicy
+    public var limits: SDJWTLimits
+
+    public init(verificationTime: Date, clockSkew: TimeInterval = 300, keyBinding: KeyBindingExpectation,
+                query: SDJWTVCQuery? = nil, statusPolicy: StatusPolicy = StatusPolicy(), limits: SDJWTLimits = SDJWTLimits()) {
+        self.verificationTime = verificationTime
+        self.clockSkew = clockSkew
+        self.keyBinding = keyBinding
+        self.query = query
+        self.statusPolicy = statusPolicy
+        self.limits = limits
+    }
+
+    /// Decided before the input is read (RFC 9901 7.3 step 1): stripping the KB-JWT never lowers the bar.
+    public var requiresHolderBinding: Bool { query?.requireHolderBinding ?? true }
+}

@@ -1,0 +1,54 @@
+import StrictJSON
+
+/// A DCQL credential query for `dc+sd-jwt` (OpenID4VP 1.0 6.1, 6.3, 7, B.3.5), as the verifier enforces it.
+public struct SDJWTVCQuery: Sendable, Equatable {
+    /// One element of a claims path pointer (7): a member name, an array index, or every element (`null`).
+    public enum PathElement: Sendable, Hashable, CustomStringConvertible {
+        case name(String)
+        case index(Int)
+        case all
+
+        public var description: String {
+            switch self {
+            case .name(let name): return "\"\(name)\""
+            case .index(let index): return "\(index)"
+            case .all: return "null"
+            }
+        }
+    }
+
+    /// One requested claim.
+    public struct Claim: Sendable, Equatable {
+        /// Required when `claim_sets` names it.
+        public let id: String?
+        public let path: [PathElement]
+        /// `values`: the claim matches only when a selected value equals one of these (type and value).
+        public let values: [JSON]?
+
+        public init(id: String? = nil, path: [PathElement], values: [JSON]? = nil) {
+            self.id = id
+            self.path = path
+            self.values = values
+        }
+    }
+
+    /// `meta.vct_values` (required, non-empty).
+    public let vctValues: [String]
+    /// `claims`; empty when the query requests no selectively disclosable claim.
+    public let claims: [Claim]
+    /// `claim_sets`: options of claim ids; empty when every claim is required.
+    public let claimSets: [[String]]
+    /// `require_cryptographic_holder_binding` (default true).
+    public let requireHolderBinding: Bool
+
+    public init(vctValues: [String], claims: [Claim] = [], claimSets: [[String]] = [], requireHolderBinding: Bool = true) {
+        self.vctValues = vctValues
+        self.claims = claims
+        self.claimSets = claimSets
+        self.requireHolderBinding = requireHolderBinding
+    }
+
+    public var pathText: (Claim) -> String {
+        { "[" + $0.path.map(\.description).joined(separator: ",") + "]" }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MDoc
+import SDJWT
+import StrictJSON
+
+/// The verification result of one SD-JWT VC: every check in a fixed order, the issuer-signed claims, and what the
+/// holder signed in its KB-JWT, kept apart.
+public struct SDJWTVCReport: Sendable {
+    /// The credential type, when the payload has one (reported even when a check failed, as an mdoc's docType is).
+    public let vct: String?
+    /// True when no check failed (warnings and not-applicable checks do not fail a credential).
+    public let verified: Bool
+    /// The issuer-signed claims after disclosure: with a query, only what it asked for (always-visible claims
+    /// included); without one, the whole processed payload. Nil when the disclosures could not be applied.
+    public let claims: JSON?
+    /// Where a disclosure supplied a value (the rest of ``claims`` was in the clear).
+    public let disclosedPaths: [ClaimPath]
+    public let issuer: SDJWTVCIssuerSummary
+    public let issuedAt: Date?
+    public let notBefore: Date?
+    public let expiresAt: Date?
+    /// Holder-asserted: the KB-JWT's `iat`, `nonce` and `aud`, when it verified.
+    public let keyBinding: KeyBindingVerifier.Verified?
+    public let checks: [SDJWTVCCheckResult]
+
+    /// The first failing check's code, in check order.
+    public var firstFailureCode: FailureCode? {
+        checks.first { $0.status == .failed }?.code
+    }
+
+    public func check(_ id: SDJWTVCCheckID) -> SDJWTVCCheckResult? {
+        checks.first { $0.id == id }
+    }
+}
+
+/// Who issued an SD-JWT VC, as far as its `x5c` and the trust set tell.
+public struct SDJWTVCIssuerSummary: Sendable, Equatable {
+    /// `iss`, as the issuer wrote it (no spec ties it to the certificate).
+    public let iss: String?
+    /// Subject of `x5c[0]`.
+    public let signerSubject: String?
+    /// Subject of the trusted anchor the chain ends in.
+    public let anchorSubject: String?
+    /// Lowercase hex SHA-256 of the anchor's DER.
+    public let anchorSHA256: String?
+}
+
+/// What verifying one SD-JWT VC presentation gave: a report, or a failure before any check could run (the
+/// presentation or its issuer-signed JWT does not parse).
+public enum SDJWTVCResult: Sendable {
+    case report(SDJWTVCReport)
+    case failure(FailureCode, String)
+
+    public var verified: Bool {
+        if case .report(let report) = self { return report.verified }
+        return false
+    }
+}

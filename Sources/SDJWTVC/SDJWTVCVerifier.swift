@@ -1,0 +1,186 @@
+import Crypto
+import Foundation
+import MDoc
+import SDJWT
+import StrictJSON
+import TrustStore
+
+/// Verifies SD-JWT VC presentations (`dc+sd-jwt`: RFC 9901, SD-JWT VC draft -19, HAIP 1.0) against the SD-JWT VC
+/// issuer trust set, in two steps around revocation: ``prepare(_:options:)`` runs every check but status and names
+/// the status list to fetch; ``finish(_:statusEvidence:)`` judges the list's answer and builds the report.
+public struct SDJWTVCVerifier: Sendable {
+    /// The SD-JWT VC issuer anchors (not IACAs), scoped by `vct`.
+    public let trust: TrustSnapshot
+
+    public init(trust: TrustSnapshot) {
+        self.trust = trust
+    }
+
+    public static let credentialType = "dc+sd-jwt"
+
+    public func prepare(_ text: String, options: SDJWTVCOptions) -> PreparedSDJWTVC {
+        let limits = options.limits
+        let presentation: SDJWTPresentation
+        let jws: CompactJWS
+        do throws(SDJWTFailure) {
+            presentation = try SDJWTPresentation(text, limits: limits)
+            do { jws = try CompactJWS(presentation.issuerJWT, limits: limits) } catch {
+                throw SDJWTFailure(.malformed, "the issuer-signed JWT: \(error.reason)")
+            }
+        } catch {
+            return PreparedSDJWTVC(statusReference: nil, outcome: .failure(FailureCode(rawValue: error.code.rawValue), error.detail))
+        }
+        let now = options.verificationTime
+        let payload = jws.payload
+        let vct = payload[member: "vct"]?.stringValue
+        var checks: [SDJWTVCCheckResult] = []
+
+        // sdjwt.issuerSignature, then sdjwt.issuerCertificateChain.
+        let (signature, chain) = issuerSignature(jws, options: options)
+        checks.append(signature)
+        var anchor: TrustAnchor?
+        if let chain {
+            let (result, found) = chain.check(trust: trust, vct: vct, now: now)
+            checks.append(result)
+            anchor = found
+        } else {
+            checks.append(.notApplicable(.issuerCertificateChain, "no certificate to build a path from"))
+        }
+        let issuer = SDJWTVCIssuerSummary(iss: payload[member: "iss"]?.stringValue, signerSubject: chain.map { "\($0.leaf.subject)" },
+                                          anchorSubject: anchor?.subject, anchorSHA256: anchor?.sha256)
+        var checked = PreparedSDJWTVC.Checked(vct: vct, claims: nil, disclosedPaths: [], issuer: issuer, checks: checks,
+                                              anchorSHA256: anchor?.sha256, policy: options.statusPolicy)
+        guard signature.status == .passed else {
+            let reason = "the issuer-signed JWT did not verify"
+            for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .requestClaims] {
+                checked.checks.append(.notApplicable(id, reason))
+            }
+            checked.statusNotApplicable = "not looked up: \(reason)"
+            return PreparedSDJWTVC(statusReference: nil, outcome: .checked(checked))
+        }
+
+        // sdjwt.disclosures
+        var resolved: DisclosureResolver.Resolved?
+        do throws(SDJWTFailure) {
+            var disclosures: [Disclosure] = []
+            disclosures.reserveCapacity(presentation.disclosures.count)
+            for text in presentation.disclosures { disclosures.append(try Disclosure(text, limits: limits)) }
+            resolved = try DisclosureResolver(limits: limits).resolve(payload: payload, disclosures: disclosures)
+            checked.checks.append(.passed(.disclosures, "\(disclosures.count) disclosure(s) applied"))
+        } catch {
+            checked.checks.append(.failed(.disclosures, FailureCode(rawValue: error.code.rawValue), error.detail))
+        }
+        checked.claims = resolved?.claims
+        checked.disclosedPaths = resolved?.disclosedPaths ?? []
+
+        // sdjwt.claims and sdjwt.validity
+        let claims = ClaimsReading(payload)
+        checked.checks.append(claims.result)
+        checked.issuedAt = claims.issuedAt
+        checked.notBefore = claims.notBefore
+        checked.expiresAt = claims.expiresAt
+        checked.checks.append(claims.validity(at: now, skew: options.clockSkew))
+
+        // sdjwt.keyBinding
+        let required = claims.hasConfirmation || options.requiresHolderBinding
+        if !required && presentation.keyBindingJWT == nil {
+            checked.checks.append(.notApplicable(.keyBinding, "not required: the credential has no cnf and the query does not ask for holder binding"))
+        } else if let holderKey = claims.holderKey {
+            do throws(SDJWTFailure) {
+                let verified = try KeyBindingVerifier(limits: limits).verify(presentation, holderKey: holderKey, expected: options.keyBinding)
+                checked.keyBinding = verified
+                checked.checks.append(.passed(.keyBinding, "signed by cnf.jwk for this nonce and audience"))
+            } catch {
+                checked.checks.append(.failed(.keyBinding, FailureCode(rawValue: error.code.rawValue), error.detail))
+            }
+        } else if !claims.hasConfirmation {
+            checked.checks.append(.failed(.keyBinding, FailureCode(rawValue: SDJWTErrorCode.confirmationKeyMissing.rawValue),
+                                          "holder binding is required but the credential has no cnf.jwk"))
+        } else {
+            checked.checks.append(.notApplicable(.keyBinding, "cnf is malformed (sdjwt.claims)"))
+        }
+
+        // request.claims
+        if let query = options.query {
+            if let processed = resolved?.claims, let vct {
+                checked.checks.append(RequestedClaimsCheck.evaluate(query: query, vct: vct, claims: processed,
+                                                                    disclosedPaths: resolved?.disclosedPaths ?? []))
+                checked.claims = ClaimsPathPointer.project(processed, query.claims.map(\.path)) ?? .object([])
+            } else {
+                checked.checks.append(.notApplicable(.requestClaims, "the claims could not be read (sdjwt.disclosures or sdjwt.claims)"))
+                checked.claims = nil
+            }
+        } else {
+            checked.checks.append(.notApplicable(.requestClaims, "no query: every claim is reported"))
+        }
+
+        // What decides whether the status list is looked up: the credential is valid as issued.
+        let issuance: [SDJWTVCCheckID] = [.issuerSignature, .issuerCertificateChain, .disclosures, .claims, .validity]
+        if let failing = checked.checks.first(where: { issuance.contains($0.id) && $0.status == .failed }) {
+            checked.statusNotApplicable = "not looked up: the credential is not valid as issued (\(failing.id.rawValue) failed)"
+        } else if options.statusPolicy.mode == .off {
+            checked.statusNotApplicable = "status checking is off (status.mode)"
+        } else if let reference = claims.statusReference {
+            checked.statusReference = reference
+        } else {
+            checked.statusNotApplicable = "the credential has no status"
+        }
+        return PreparedSDJWTVC(statusReference: checked.statusReference, outcome: .checked(checked))
+    }
+
+    /// The report, with `sdjwt.status` judged from `statusEvidence` (the list named by ``PreparedSDJWTVC/statusReference``).
+    public func finish(_ prepared: PreparedSDJWTVC, statusEvidence: StatusEvidence?) -> SDJWTVCResult {
+        guard case .checked(var checked) = prepared.outcome else {
+            if case .failure(let code, let detail) = prepared.outcome { return .failure(code, detail) }
+            return .failure(FailureCode(rawValue: SDJWTErrorCode.malformed.rawValue), "not verified")
+        }
+        let status: SDJWTVCCheckResult
+        if let reason = checked.statusNotApplicable {
+            status = .notApplicable(.status, reason)
+        } else {
+            status = SDJWTVCStatusJudgement.judge(statusEvidence ?? .unknown("the status list was not resolved"),
+                                                  reference: checked.statusReference, anchorSHA256: checked.anchorSHA256,
+                                                  policy: checked.policy)
+        }
+        // sdjwt.status sits before request.claims.
+        checked.checks.insert(status, at: checked.checks.count - 1)
+        let verified = !checked.checks.contains { $0.status == .failed }
+        return .report(SDJWTVCReport(vct: checked.vct, verified: verified, claims: checked.claims, disclosedPaths: checked.disclosedPaths,
+                                     issuer: checked.issuer, issuedAt: checked.issuedAt, notBefore: checked.notBefore,
+                                     expiresAt: checked.expiresAt, keyBinding: checked.keyBinding, checks: checked.checks))
+    }
+
+    /// `sdjwt.issuerSignature`, and the x5c read for the chain check.
+    func issuerSignature(_ jws: CompactJWS, options: SDJWTVCOptions) -> (SDJWTVCCheckResult, SDJWTVCIssuerChain?) {
+        let id = SDJWTVCCheckID.issuerSignature
+        func failed(_ code: SDJWTErrorCode, _ detail: String) -> SDJWTVCCheckResult {
+            .failed(id, FailureCode(rawValue: code.rawValue), detail)
+        }
+        guard jws.type == Self.credentialType else {
+            return (failed(.typInvalid, "typ is \(jws.type.map { "\"\($0.prefix(32))\"" } ?? "missing"), not \"dc+sd-jwt\""), nil)
+        }
+        guard jws.algorithm == ES256.name else {
+            return (failed(.algorithmUnsupported, "alg \(jws.algorithm.map { "\"\($0.prefix(16))\"" } ?? "missing") is not ES256"), nil)
+        }
+        if jws.header[member: "crit"] != nil {
+            return (failed(.critUnsupported, "crit names header parameters this verifier does not process"), nil)
+        }
+        guard case .array(let items)? = jws.header[member: "x5c"] else {
+            return (failed(.x5cMissing, "the protected header has no x5c array"), nil)
+        }
+        let entries = items.compactMap(\.stringValue)
+        guard entries.count == items.count else { return (failed(.x5cMissing, "x5c holds a value that is not a string"), nil) }
+        switch SDJWTVCIssuerChain.read(entries, trust: trust, maximumCertificates: options.limits.maximumCertificates) {
+        case .failure(let result):
+            return (result, nil)
+        case .success(let chain):
+            guard let key = chain.leafKey else {
+                return (failed(.algorithmUnsupported, "x5c[0]'s key is not EC P-256, so it cannot make an ES256 signature"), chain)
+            }
+            guard ES256.isValid(jws.signature, over: jws.signingInput, key: key) else {
+                return (failed(.issuerSignatureInvalid, "the ES256 signature does not verify with x5c[0]'s key"), chain)
+            }
+            return (.passed(id, "ES256 by \(chain.leaf.subject)"), chain)
+        }
+    }
+}
