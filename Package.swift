@@ -136,10 +136,10 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ], swiftSettings: strict),
-        // OpenID4VP 1.0 for mdocs (Digital Credentials API and cross-device): request objects (signed with the reader
-        // key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions. No HTTP.
+        // OpenID4VP 1.0 for mdocs and SD-JWT VCs (Digital Credentials API and cross-device): request objects (signed with
+        // the reader key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions, per-format verification. No HTTP.
         .target(name: "OpenID4VP", dependencies: [
-            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON",
+            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWTVC",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // SD-JWT (RFC 9901): the presentation split, disclosures with digests over the received strings, their
@@ -280,7 +280,7 @@ let package = Package(
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "Proximity", "ServerTLS", "OutboundFetch", "StrictJSON", "TrustManagement",
-            "VerifierConfiguration", "ServiceObservability",
+            "VerifierConfiguration", "ServiceObservability", "SDJWT", "SDJWTVC",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -22,7 +22,7 @@ extension DCQLQuery {
         public let detail: String
     }
 
-    /// Reads a caller's query for mdocs, checking required members, types and verifierd's limits; unknown members
+    /// Reads a caller's query for mdocs and SD-JWT VCs, checking required members, types and verifierd's limits; unknown members
     /// are ignored, as section 6 requires. Every claim any `claim_sets` entry names counts as requested; ids named
     /// by `claim_sets` and `credential_sets` must exist.
     public init(parsing raw: RawJSON, maximumCredentials: Int = 4, maximumClaims: Int = 256) throws(Refusal) {
@@ -45,12 +45,6 @@ extension DCQLQuery {
                   id.unicodeScalars.allSatisfy(Self.isIdentifierScalar)
             else { throw Refusal(detail: "\(path).id is not 1 to 64 of A-Z a-z 0-9 _ -") }
             guard !credentials.contains(where: { $0.id == id }) else { throw Refusal(detail: "\(path).id \"\(id)\" is used twice") }
-            guard case .string("mso_mdoc")? = query["format"] else {
-                throw Refusal(detail: "\(path).format is not \"mso_mdoc\" (the only format verifierd verifies)")
-            }
-            guard case .object(let meta)? = query["meta"], case .string(let docType)? = meta["doctype_value"], !docType.isEmpty else {
-                throw Refusal(detail: "\(path).meta.doctype_value is not a non-empty string")
-            }
             // Constraints verifierd would not enforce itself are refused rather than sent for the wallet alone to
             // honour (14.9: the verifier must not rely on the wallet).
             if query["trusted_authorities"] != nil {
@@ -60,6 +54,17 @@ extension DCQLQuery {
             if let value = query["multiple"] {
                 guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).multiple is not a boolean") }
                 multiple = flag
+            }
+            if case .string(Self.sdJwtVcFormat)? = query["format"] {
+                credentials.append(Credential(id: id, sdJwtVc: try Self.sdJwtVcQuery(query, path: path, maximumClaims: maximumClaims),
+                                              multiple: multiple))
+                continue
+            }
+            guard case .string(Self.mdocFormat)? = query["format"] else {
+                throw Refusal(detail: "\(path).format is not \"mso_mdoc\" or \"dc+sd-jwt\" (the formats verifierd verifies)")
+            }
+            guard case .object(let meta)? = query["meta"], case .string(let docType)? = meta["doctype_value"], !docType.isEmpty else {
+                throw Refusal(detail: "\(path).meta.doctype_value is not a non-empty string")
             }
             guard case .array(let claims)? = query["claims"], !claims.isEmpty, claims.count <= maximumClaims else {
                 throw Refusal(detail: "\(path).claims is not an array of 1 to \(maximumClaims) claims (verifierd asks for named elements)")

@@ -1,9 +1,10 @@
 import MDoc
+import SDJWTVC
 import StrictJSON
 
-/// The Digital Credentials Query Language query (OpenID4VP 1.0 section 6) for mdocs: one credential query per
-/// requested document (`format: "mso_mdoc"`, `meta.doctype_value`, `claims[].path = [namespace, element]` with
-/// `intent_to_retain`).
+/// The Digital Credentials Query Language query (OpenID4VP 1.0 section 6): one credential query per requested
+/// credential, an mdoc (`format: "mso_mdoc"`, `meta.doctype_value`, `claims[].path = [namespace, element]` with
+/// `intent_to_retain`) or an SD-JWT VC (`format: "dc+sd-jwt"`, `meta.vct_values`, claims paths into JSON).
 public struct DCQLQuery: Sendable, Equatable {
     public struct Credential: Sendable, Equatable {
         /// `[A-Za-z0-9_-]+`, unique in the query.
@@ -11,13 +12,30 @@ public struct DCQLQuery: Sendable, Equatable {
         public let document: RequestedItems.Document
         /// Whether several presentations may answer it (`multiple`, default false).
         public let multiple: Bool
+        /// The SD-JWT VC query of a `dc+sd-jwt` credential query; nil for `mso_mdoc` (then ``document`` is what it asks).
+        public let sdJwtVc: SDJWTVCQuery?
 
         public init(id: String, document: RequestedItems.Document, multiple: Bool = false) {
             self.id = id
             self.document = document
             self.multiple = multiple
+            sdJwtVc = nil
         }
+
+        /// A `dc+sd-jwt` credential query.
+        public init(id: String, sdJwtVc: SDJWTVCQuery, multiple: Bool = false) {
+            self.id = id
+            document = RequestedItems.Document(docType: "", nameSpaces: [])
+            self.multiple = multiple
+            self.sdJwtVc = sdJwtVc
+        }
+
+        /// `mso_mdoc` or `dc+sd-jwt`.
+        public var format: String { sdJwtVc == nil ? DCQLQuery.mdocFormat : DCQLQuery.sdJwtVcFormat }
     }
+
+    public static let mdocFormat = "mso_mdoc"
+    public static let sdJwtVcFormat = "dc+sd-jwt"
 
     /// A credential set (6.2): options, each a list of credential ids, and whether one option must be answered.
     public struct CredentialSet: Sendable, Equatable {
@@ -77,10 +95,13 @@ public struct DCQLQuery: Sendable, Equatable {
         return nil
     }
 
-    /// Every document the query asks for, in order.
+    /// Every mdoc the query asks for, in order (its `dc+sd-jwt` credential queries are not documents).
     public var requested: RequestedItems {
-        RequestedItems(documents: credentials.map(\.document))
+        RequestedItems(documents: credentials.filter { $0.sdJwtVc == nil }.map(\.document))
     }
+
+    /// Whether any credential query asks for an SD-JWT VC.
+    public var asksForSDJWTVC: Bool { credentials.contains { $0.sdJwtVc != nil } }
 
     /// The credential query with this id.
     public func credential(_ id: String) -> Credential? {

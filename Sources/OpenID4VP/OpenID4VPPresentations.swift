@@ -1,16 +1,27 @@
 import Encodings
 import MDoc
+import SDJWTVC
 
-/// The DeviceResponses of an answer, each with the document its credential query asked for, after the checks
-/// OpenID4VP 1.0 leaves to the verifier (6.4, 8.6): every credential id is one the query holds, each array has one
-/// presentation (no query allows `multiple`), and the answer came in the session's response mode.
+/// The presentations of an answer, each with what its credential query asked for, after the checks OpenID4VP 1.0
+/// leaves to the verifier (6.4, 8.6): every credential id is one the query holds, each array has one presentation
+/// (unless the query allows `multiple`), each is of its query's format, and the answer came in the session's
+/// response mode.
 public struct OpenID4VPPresentations: Sendable {
     public struct Presentation: Sendable {
         public let credentialId: String
-        public let deviceResponse: DeviceResponse
-        /// The one document its credential query requested; nil offline without a query.
-        public let requested: RequestedItems?
+        public let content: Content
     }
+
+    /// One presentation by format.
+    public enum Content: Sendable {
+        /// `mso_mdoc`: a DeviceResponse and the one document its credential query requested (nil offline without a query).
+        case mdoc(DeviceResponse, requested: RequestedItems?)
+        /// `dc+sd-jwt`: the SD-JWT+KB string as received and its credential query (nil offline without a query).
+        case sdJwtVc(String, query: SDJWTVCQuery?)
+    }
+
+    /// Most bytes of one SD-JWT VC presentation string.
+    public static let maximumSDJWTBytes = 128 << 10
 
     public let presentations: [Presentation]
 
@@ -53,6 +64,18 @@ public struct OpenID4VPPresentations: Sendable {
                     : "credential id \"\(id)\" has \(values.count) presentations; its query does not allow multiple")
             }
             for value in values {
+                // Offline without a query, the string tells the format: base64url never holds '~', an SD-JWT always does.
+                if credential.sdJwtVc != nil || (query.credentials.isEmpty && value.utf8.contains(UInt8(ascii: "~"))) {
+                    guard value.utf8.count <= Self.maximumSDJWTBytes else {
+                        throw ResponseFailure(.vpTokenMalformed, "the presentation for \"\(id)\" is over \(Self.maximumSDJWTBytes) bytes")
+                    }
+                    documentCount += 1
+                    guard documentCount <= DeviceResponse.maximumDocuments else {
+                        throw ResponseFailure(.vpTokenMalformed, "the vp_token holds more than \(DeviceResponse.maximumDocuments) documents")
+                    }
+                    presentations.append(Presentation(credentialId: id, content: .sdJwtVc(value, query: credential.sdJwtVc)))
+                    continue
+                }
                 guard let bytes = Base64URL.decodeBytes(value) else {
                     throw ResponseFailure(.vpTokenMalformed, "a presentation for \"\(id)\" is not base64url")
                 }
@@ -72,8 +95,8 @@ public struct OpenID4VPPresentations: Sendable {
                 guard documentCount <= DeviceResponse.maximumDocuments else {
                     throw ResponseFailure(.vpTokenMalformed, "the vp_token holds more than \(DeviceResponse.maximumDocuments) documents")
                 }
-                presentations.append(Presentation(credentialId: id, deviceResponse: response,
-                                                  requested: query.credentials.isEmpty ? nil : RequestedItems(documents: [credential.document])))
+                presentations.append(Presentation(credentialId: id, content: .mdoc(response,
+                    requested: query.credentials.isEmpty ? nil : RequestedItems(documents: [credential.document]))))
             }
         }
         if let unmet = query.unmet(answered: Set(token.presentations.keys)), !query.credentials.isEmpty {

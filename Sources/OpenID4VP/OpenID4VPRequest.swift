@@ -64,9 +64,15 @@ public struct OpenID4VPRequest: Sendable {
             metadata.append(("encrypted_response_enc_values_supported", .array(EncryptedResponse.contentEncryptions.map { .string($0) })))
         }
         let algorithms = JSON.array(algorithms.map { .int($0) })
-        metadata.append(("vp_formats_supported", .object([("mso_mdoc", .object([
+        var formats: [(String, JSON)] = [("mso_mdoc", .object([
             ("issuerauth_alg_values", algorithms), ("deviceauth_alg_values", algorithms),
-        ]))])))
+        ]))]
+        if session.query.asksForSDJWTVC {
+            // B.3.4: the JWS algorithms verifierd verifies for the issuer-signed JWT and the KB-JWT (HAIP: ES256).
+            let es256 = JSON.array([.string("ES256")])
+            formats.append(("dc+sd-jwt", .object([("sd-jwt_alg_values", es256), ("kb-jwt_alg_values", es256)])))
+        }
+        metadata.append(("vp_formats_supported", .object(formats)))
         return [
             ("response_type", .string("vp_token")),
             ("response_mode", .string(session.mode.rawValue)),

@@ -2,6 +2,7 @@ import CBOR
 import Crypto
 import Foundation
 import MDoc
+import SDJWTVC
 import SessionStore
 
 /// What a verifier keeps between an OpenID4VP request and its answer: the origin or client identifier and response
@@ -64,7 +65,7 @@ public struct OpenID4VPSession: Sendable {
     static let payloadVersion: Int64 = 1
     static let payloadMembers: Set<String> = [
         "flow", "origin", "nonce", "mode", "key", "kid", "requested", "clientId", "responseURI", "credentialIds",
-        "multiple", "redirectURI", "credentialSets",
+        "multiple", "redirectURI", "credentialSets", "sdJwtQueries",
     ]
 
     /// The record to store under `id`: a ``StoredPayload`` (version 1, one member per property); the private key is
@@ -75,10 +76,15 @@ public struct OpenID4VPSession: Sendable {
                              secret: key.map { Array($0.privateKey.rawRepresentation) } ?? []) { secret in
             StoredPayload.encode(version: Self.payloadVersion, [
                 ("flow", .text(flow.rawValue)), ("origin", optional(origin)), ("nonce", .text(nonce)), ("mode", .text(mode.rawValue)),
-                ("key", key == nil ? .null : .bytes(secret)), ("kid", optional(key?.kid)), ("requested", requested.storageForm),
+                ("key", key == nil ? .null : .bytes(secret)), ("kid", optional(key?.kid)),
+                ("requested", RequestedItems(documents: query.credentials.map(\.document)).storageForm),
                 ("clientId", optional(clientId)), ("responseURI", optional(responseURI)),
                 ("credentialIds", .array(query.credentials.map { .text($0.id) })),
                 ("multiple", .array(query.credentials.map { .bool($0.multiple) })), ("redirectURI", optional(redirectURI)),
+                // Parallel to credentialIds: null for mso_mdoc, the dc+sd-jwt query's own members as JSON text.
+                ("sdJwtQueries", .array(query.credentials.map { credential in
+                    credential.sdJwtVc.map { CBOR.text($0.storedJSON.text) } ?? .null
+                })),
                 ("credentialSets", .array(query.credentialSets.map { set in
                     .map([.init("required", .bool(set.required)),
                           .init("options", .array(set.options.map { .array($0.map { CBOR.text($0) }) }))])
@@ -100,10 +106,18 @@ public struct OpenID4VPSession: Sendable {
               let responseURI = payload.optionalText("responseURI"), let redirectURI = payload.optionalText("redirectURI"),
               let kid = payload.optionalText("kid"), let storedSets = payload["credentialSets"]?.arrayValue, let storedKey = payload["key"]
         else { return nil }
+        // Absent from records written before SD-JWT VC support: every credential query is then mso_mdoc.
+        let sdJwtQueries = payload["sdJwtQueries"]?.arrayValue
+        guard sdJwtQueries == nil || sdJwtQueries?.count == ids.count else { return nil }
         var credentials: [DCQLQuery.Credential] = []
         for index in requested.documents.indices {
             guard let id = ids[index].textValue, let many = multiple[index].boolValue else { return nil }
-            credentials.append(DCQLQuery.Credential(id: id, document: requested.documents[index], multiple: many))
+            if let stored = sdJwtQueries?[index], !stored.isNull {
+                guard let text = stored.textValue, let query = SDJWTVCQuery(storedJSON: Array(text.utf8)) else { return nil }
+                credentials.append(DCQLQuery.Credential(id: id, sdJwtVc: query, multiple: many))
+            } else {
+                credentials.append(DCQLQuery.Credential(id: id, document: requested.documents[index], multiple: many))
+            }
         }
         var sets: [DCQLQuery.CredentialSet] = []
         for item in storedSets {

@@ -1,16 +1,24 @@
 import MDoc
+import SDJWTVC
+
+/// How the OpenID4VP verifier has an SD-JWT VC presentation verified: the string as received, the nonce and the
+/// audience its KB-JWT must name, and its credential query (nil offline without one). The caller injects it,
+/// choosing the issuer trust set, the time, the `iat` window and revocation.
+public typealias SDJWTVCCheck = @Sendable (_ presentation: String, _ nonce: String, _ audience: String,
+                                           _ query: SDJWTVCQuery?) async -> SDJWTVCResult
 
 /// Verifies a wallet's answer against its session: first the checks OpenID4VP 1.0 leaves to the verifier
 /// (``OpenID4VPPresentations``: decryption, credential ids, counts, the response mode), then each presentation with
-/// the check of its credential format, merged into one report whose documents say which credential query they
-/// answer. The per-format checks are injected: the caller decides the trust set, the time and revocation.
+/// the check of its credential format (`mso_mdoc`: a DeviceResponse over the session's transcript; `dc+sd-jwt`: an
+/// SD-JWT VC whose KB-JWT names the session's nonce and audience), merged into one verdict whose documents say which
+/// credential query they answer. The per-format checks are injected: the caller decides trust, time and revocation.
 public struct OpenID4VPVerifier: Sendable {
-    /// Verifies one `mso_mdoc` presentation (a DeviceResponse) over the session's transcript, for the document its
-    /// credential query requested (nil offline without a query).
     let mdoc: DeviceResponseCheck
+    let sdJwtVc: SDJWTVCCheck?
 
-    public init(mdoc: @escaping DeviceResponseCheck) {
+    public init(mdoc: @escaping DeviceResponseCheck, sdJwtVc: SDJWTVCCheck? = nil) {
         self.mdoc = mdoc
+        self.sdJwtVc = sdJwtVc
     }
 
     public func verify(_ answer: WalletAnswer, session: OpenID4VPSession) async -> OpenID4VPVerdict {
@@ -20,27 +28,38 @@ public struct OpenID4VPVerifier: Sendable {
         } catch {
             return OpenID4VPVerdict(report: .failure(error.code, error.detail), credentialIds: [])
         }
-        let transcript = session.transcript
-        var documents: [DocumentReport] = []
-        var credentialIds: [String] = []
+        var documents: [OpenID4VPVerdict.Document] = []
         for presentation in presentations.presentations {
-            let report = await mdoc(presentation.deviceResponse, transcript, presentation.requested)
-            // A presentation that failed as a whole (no document report) decides the answer.
-            guard !report.documents.isEmpty else { return OpenID4VPVerdict(report: report, credentialIds: []) }
-            documents += report.documents
-            credentialIds += Array(repeating: presentation.credentialId, count: report.documents.count)
+            switch presentation.content {
+            case .mdoc(let response, let requested):
+                let report = await mdoc(response, session.transcript, requested)
+                // A presentation that failed as a whole (no document report) decides the answer.
+                guard !report.documents.isEmpty else { return OpenID4VPVerdict(report: report, credentialIds: []) }
+                documents += report.documents.map { .init(credentialId: presentation.credentialId, report: .mdoc($0)) }
+            case .sdJwtVc(let text, let query):
+                guard let sdJwtVc else {
+                    return OpenID4VPVerdict(report: .failure(.vpTokenMalformed, "SD-JWT VC presentations are not verified here"), credentialIds: [])
+                }
+                switch await sdJwtVc(text, session.nonce, session.keyBindingAudience, query) {
+                case .failure(let code, let detail):
+                    return OpenID4VPVerdict(report: .failure(code, "the presentation for \"\(presentation.credentialId)\": \(detail)"),
+                                            credentialIds: [])
+                case .report(let report):
+                    documents.append(.init(credentialId: presentation.credentialId, report: .sdJwtVc(report)))
+                }
+            }
         }
-        return OpenID4VPVerdict(report: VerificationReport(documents: documents), credentialIds: credentialIds)
+        return OpenID4VPVerdict(documents: documents)
     }
 }
 
-/// The outcome of one answer: the report, and for each of its documents (in order) the DCQL credential id it answered.
-public struct OpenID4VPVerdict: Sendable {
-    public let report: VerificationReport
-    public let credentialIds: [String]
-
-    public init(report: VerificationReport, credentialIds: [String]) {
-        self.report = report
-        self.credentialIds = credentialIds
+extension OpenID4VPSession {
+    /// The `aud` a KB-JWT must carry (OpenID4VP 1.0 B.3.6, A.4): `origin:<origin>` over the Digital Credentials API,
+    /// signed requests included; the full client id, with its prefix, cross-device.
+    public var keyBindingAudience: String {
+        switch flow {
+        case .digitalCredentialsAPI: return "origin:" + (origin ?? "")
+        case .crossDevice: return clientId ?? ""
+        }
     }
 }

@@ -44,6 +44,7 @@ public enum ConfigurationLoader {
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions", "maxSessionBytes"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
+        "sdJwtVc": ["issuerDirectory", "seedDirectory", "keyBindingMaxAgeSeconds"],
         "logging": ["level"],
         "demo": ["enabled", "integrator"],
     ]
@@ -509,6 +510,12 @@ public enum ConfigurationLoader {
             configuration.readerAuth = try readerAuth()
             configuration.web = try web()
             configuration.oid4vp = try oid4vp()
+            if sectionPresent("sdJwtVc") {
+                configuration.sdJwtVc = ServiceConfiguration.SDJWTVC(
+                    issuerDirectory: path(try requiredString("sdJwtVc", "issuerDirectory")),
+                    seedDirectory: try string("sdJwtVc", "seedDirectory").map(path),
+                    keyBindingMaxAgeSeconds: try int("sdJwtVc", "keyBindingMaxAgeSeconds", default: 300, range: 10...86_400))
+            }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
             if let level = try string("logging", "level") {
                 configuration.logging.level = try ServiceConfiguration.Logging.level(named: level, key: "logging.level")

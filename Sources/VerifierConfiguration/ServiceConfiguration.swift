@@ -187,6 +187,24 @@ public struct ServiceConfiguration: Sendable {
         public var publicBaseURL: String?
     }
 
+    /// `sdJwtVc`: SD-JWT VC (`dc+sd-jwt`) verification. Its issuers are not IACAs: they have their own trust set, a
+    /// directory kept like the IACA directory (files, a manifest scoping anchors, atomic versions, change history),
+    /// with anchors scoped by `vct` the way IACAs are scoped by docType.
+    public struct SDJWTVC: Sendable {
+        public var issuerDirectory: URL
+        /// Anchors copied into `issuerDirectory` when it does not exist yet (the demo's TEST-ONLY issuer).
+        public var seedDirectory: URL?
+        /// How old a KB-JWT's `iat` may be when its request was made just now (the window is then
+        /// [now − max(this, the session's lifetime) − clock skew, now + clock skew]).
+        public var keyBindingMaxAgeSeconds = 300
+
+        public init(issuerDirectory: URL, seedDirectory: URL? = nil, keyBindingMaxAgeSeconds: Int = 300) {
+            self.issuerDirectory = issuerDirectory
+            self.seedDirectory = seedDirectory
+            self.keyBindingMaxAgeSeconds = keyBindingMaxAgeSeconds
+        }
+    }
+
     /// Proximity reader sessions run by the service (ISO 18013-5 session encryption).
     public struct Proximity: Sendable {
         public var sessionTTLSeconds = 300
@@ -274,6 +292,8 @@ public struct ServiceConfiguration: Sendable {
     public var web: Web?
     public var proximity: Proximity?
     public var oid4vp: OpenID4VP?
+    /// SD-JWT VC verification; nil (SD-JWT VC queries and presentations refused) unless the section is present.
+    public var sdJwtVc: SDJWTVC?
     /// The demo page and its routes; nil (the routes do not exist) unless the section is present and enabled.
     public var demo: Demo?
     public var logging = Logging()

@@ -39,10 +39,12 @@ extension VerifierService {
     /// Verifies an OpenID4VP answer against session parameters given by hand (`verifierd oid4vp verify`), under
     /// `trust` when given (else the configured set); returns whether it verified and the report as JSON text.
     public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
-                                      trust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
+                                      trust: TrustSnapshot? = nil, issuerTrust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
     {
-        let verdict = await OpenID4VPVerifier(mdoc: verification.check(at: time, trust: trust)).verify(answer, session: session)
-        return (verdict.report.verified, reportText(verdict.report, extra: verdict.reportMembers))
+        let verifier = OpenID4VPVerifier(mdoc: verification.check(at: time, trust: trust),
+                                         sdJwtVc: verification.sdJwtVcCheck(at: time, trust: issuerTrust))
+        let verdict = await verifier.verify(answer, session: session)
+        return (verdict.verified, String(decoding: VerdictJSON.bytes(verdict, includeClaims: true), as: UTF8.self))
     }
 
     /// The report as the HTTP API writes it, plus the detail of a response-level failure.

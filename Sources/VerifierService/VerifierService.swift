@@ -22,6 +22,8 @@ import WebPresentment
 public final class VerifierService: Sendable {
     public let configuration: ServiceConfiguration
     public let trustStore: TrustStoreManager
+    /// The SD-JWT VC issuer anchors (`sdJwtVc.issuerDirectory`); nil when SD-JWT VC is not configured.
+    public let sdJwtVcIssuerTrust: TrustStoreManager?
     public let metrics: ServiceMetrics
     /// The one outbound HTTP client (status lists, VICALs) and its destination policy.
     public let outboundFetcher: OutboundFetcher
@@ -46,11 +48,14 @@ public final class VerifierService: Sendable {
     let web: WebHandler
     let proximity: ProximityHandler
     let mdoc: MDocHandler
+    let sdJwtVc: SDJWTVCHandler
     let oid4vp: OpenID4VPHandler
     let readerTokens: ReaderTokenHandler
     /// The demo page's routes, with a `demo` section only.
     let demo: DemoHandler?
     let trustAdmin: TrustAdminHandler
+    /// The same administration for the SD-JWT VC issuer trust set, when configured.
+    let sdJwtVcIssuerAdmin: TrustAdminHandler?
     let vicalAdmin: VICALAdminHandler
     let statusAdmin: StatusAdminHandler
     let tlsAdmin: TLSAdminHandler
@@ -133,8 +138,22 @@ public final class VerifierService: Sendable {
         let admission = SessionAdmission(configuration: configuration, integratorCount: integratorAuthentication.integratorCount)
 
         let sessions = SessionDesk(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
+        // The SD-JWT VC issuer trust set: a directory of its own, kept like the IACA directory.
+        if let section = configuration.sdJwtVc {
+            if let problem = TrustDirectoryPreflight.problem(directory: section.issuerDirectory, seed: section.seedDirectory) {
+                throw ConfigurationError(key: "sdJwtVc.issuerDirectory", problem.reason)
+            }
+            do {
+                sdJwtVcIssuerTrust = try TrustStoreManager(directory: TrustDirectory(url: section.issuerDirectory),
+                                                           seed: section.seedDirectory, logger: logger)
+            } catch {
+                throw ConfigurationError(key: "sdJwtVc.issuerDirectory", error.description)
+            }
+        } else {
+            sdJwtVcIssuerTrust = nil
+        }
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
-                                                statusResolver: statusResolver, now: now)
+                                                statusResolver: statusResolver, now: now, sdJwtVcIssuers: sdJwtVcIssuerTrust)
         self.verification = verification
         let clock = RequestClock(allowOverride: configuration.verification.allowVerificationTimeOverride, now: now)
         apple = AppleHandler(apple: configuration.apple,
@@ -147,6 +166,7 @@ public final class VerifierService: Sendable {
         proximity = ProximityHandler(proximity: configuration.proximity, requestBuilder: requestBuilder, sessions: sessions,
                                      verification: verification, clock: clock)
         mdoc = MDocHandler(verification: verification, clock: clock)
+        sdJwtVc = SDJWTVCHandler(verification: verification, clock: clock)
         oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: readerAuthKey.map(RequestObjectSigner.init(key:)),
                                   sessions: sessions, verification: verification, clock: clock)
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
@@ -157,6 +177,9 @@ public final class VerifierService: Sendable {
             demo = nil
         }
         trustAdmin = TrustAdminHandler(trust: store.trust, expiringWindowDays: configuration.trust.expiringWindowDays, now: now)
+        sdJwtVcIssuerAdmin = sdJwtVcIssuerTrust.map {
+            TrustAdminHandler(trust: $0, expiringWindowDays: configuration.trust.expiringWindowDays, now: now)
+        }
         vicalAdmin = VICALAdminHandler(trust: store.trust, signers: vicalSigners, verifier: vicalVerifier,
                                        scheduled: configuration.trust.vicalSources, refresher: vicalRefresher, clock: clock)
         statusAdmin = StatusAdminHandler(statusResolver: statusResolver, now: now)
@@ -196,6 +219,7 @@ public final class VerifierService: Sendable {
         routes.add(integrator, .post, "/v1/proximity/sessions", proximity.createSession(_:for:))
         routes.add(integrator, .post, "/v1/proximity/sessions/:id/messages", metered: "proximity", proximity.message(_:for:))
         routes.add(integrator, .post, "/v1/mdoc/verify", metered: "mdoc", mdoc.verify(_:for:))
+        routes.add(integrator, .post, "/v1/sd-jwt-vc/verify", metered: "sd-jwt-vc", sdJwtVc.verify(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/requests", oid4vp.createRequest(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/verify", metered: "oid4vp", oid4vp.verify(_:for:))
         // The two GETs that take a one-time record: HEAD is 405 there (it would take the record without answering it).
@@ -210,6 +234,15 @@ public final class VerifierService: Sendable {
         routes.add(admin, .delete, "/v1/admin/iaca/:sha256", trustAdmin.removeAnchor(_:by:))
         routes.add(admin, .post, "/v1/admin/iaca/reload", trustAdmin.reloadAnchors(_:by:))
         routes.add(admin, .get, "/v1/admin/trust/changes", trustAdmin.trustChanges(_:by:))
+        // The SD-JWT VC issuer anchors, administered exactly like the IACAs (no VICALs: those list IACAs).
+        if let issuers = sdJwtVcIssuerAdmin {
+            routes.add(admin, .get, "/v1/admin/sd-jwt-vc-issuers", now: issuers.listAnchors(_:by:))
+            routes.add(admin, .post, "/v1/admin/sd-jwt-vc-issuers", issuers.addAnchors(_:by:))
+            routes.add(admin, .put, "/v1/admin/sd-jwt-vc-issuers", issuers.replaceAnchors(_:by:))
+            routes.add(admin, .delete, "/v1/admin/sd-jwt-vc-issuers/:sha256", issuers.removeAnchor(_:by:))
+            routes.add(admin, .post, "/v1/admin/sd-jwt-vc-issuers/reload", issuers.reloadAnchors(_:by:))
+            routes.add(admin, .get, "/v1/admin/sd-jwt-vc-issuers/changes", issuers.trustChanges(_:by:))
+        }
         routes.add(admin, .get, "/v1/admin/vicals", vicalAdmin.listSources(_:by:))
         routes.add(admin, .post, "/v1/admin/vicals/:source", vicalAdmin.importVICAL(_:by:))
         routes.add(admin, .get, "/v1/admin/status-cache", statusAdmin.statusCache(_:by:))

@@ -75,6 +75,7 @@ struct Serve: AsyncParsableCommand {
         }
         let reload = HTTPServerSignals.install([SIGHUP]) { _ in
             service.trustStore.reloadIfChanged(actor: "SIGHUP")
+            service.sdJwtVcIssuerTrust?.reloadIfChanged(actor: "SIGHUP")
             if service.trustStore.shared != nil { Task { _ = try? await service.trustStore.reload(actor: "SIGHUP") } }
             service.reloadTLS(actor: "SIGHUP")
             service.reloadMerchantKeys(actor: "SIGHUP")
@@ -136,7 +137,10 @@ struct Serve: AsyncParsableCommand {
         guard seconds > 0 else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "verifierd.trust-poll"))
         timer.schedule(deadline: .now() + .seconds(seconds), repeating: .seconds(seconds))
-        timer.setEventHandler { service.trustStore.reloadIfChanged(actor: "poll") }
+        timer.setEventHandler {
+            service.trustStore.reloadIfChanged(actor: "poll")
+            service.sdJwtVcIssuerTrust?.reloadIfChanged(actor: "poll")
+        }
         timer.resume()
         return timer
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""An independent OpenID4VP 1.0 (final) wallet for the mso_mdoc format that tests verifierd's OpenID4VP routes end to
-end. TEST-ONLY: every key it uses is a public test key or a fresh throwaway one; never point it at anything real.
+"""An independent OpenID4VP 1.0 (final) wallet for the mso_mdoc and dc+sd-jwt (SD-JWT VC) formats that tests
+verifierd's OpenID4VP routes end to end. TEST-ONLY: every key it uses is a public test key or a fresh throwaway one;
+never point it at anything real.
 
 It plays the browser (Digital Credentials API, OpenID4VP 1.0 Appendix A) or the wallet app of the cross-device
 redirect flow (response mode direct_post.jwt) against a running verifierd:
@@ -14,7 +15,10 @@ redirect flow (response mode direct_post.jwt) against a running verifierd:
      (openid4vp-v1-unsigned, the parameters as an object) must have no client_id. Both: response_type vp_token, the
      requested response_mode, a nonce of >= 22 base64url characters (>= 16 bytes of entropy), a DCQL query whose
      credentials are mso_mdoc with meta.doctype_value and claims {path: [namespace, element], intent_to_retain:
-     bool} equal to what was asked, client_metadata.vp_formats_supported.mso_mdoc, and for the encrypted modes
+     bool}, or dc+sd-jwt with a non-empty meta.vct_values and claims {path: [name | null | index, ...]}, equal to
+     what was asked (a dcql_query the integrator gave must come back unchanged), client_metadata.vp_formats_supported
+     with mso_mdoc for mdoc queries and dc+sd-jwt {sd-jwt_alg_values, kb-jwt_alg_values} holding ES256 for SD-JWT
+     VC queries (OpenID4VP B.3.4), and for the encrypted modes
      client_metadata.jwks.keys[0] a public P-256 JWK with kid, use enc, alg ECDH-ES, and
      encrypted_response_enc_values_supported within {A128GCM, A256GCM} (absent means A128GCM).
      The cross-device flow answers {authorizationRequest: "openid4vp://?client_id=...&request_uri=..."}; the wallet
@@ -28,18 +32,34 @@ redirect flow (response mode direct_post.jwt) against a running verifierd:
      for the unencrypted dc_api mode), puts it into vp_token = {"<credential id>": ["<base64url DeviceResponse>"]}
      and, for dc_api.jwt and direct_post.jwt, encrypts {"vp_token": ...} as a compact JWE (alg ECDH-ES with a fresh
      P-256 epk, Concat KDF of RFC 7518 4.6, enc A128GCM or A256GCM, kid of the chosen JWK).
+     A dc+sd-jwt query is answered with a PID-like SD-JWT VC (vct urn:eudi:pid:1, 15 selectively disclosable claims
+     as in sd_jwt_vc.py, an `address` object disclosure with disclosable members, decoy digests, fresh salts) issued
+     under TestVectors/sdjwt/pki/issuer.pem (header {alg: ES256, typ: dc+sd-jwt, x5c: [the leaf]}, chaining to
+     issuer-ca.pem; --sdjwt-issuer-cert/--sdjwt-issuer-key give another), cnf.jwk = TestVectors/sdjwt/pki/keys/
+     holder.pem, iat = now - 1 day, exp = now + 365 days. The presentation discloses exactly the requested claims
+     (every disclosure on a requested path, a whole object's for a path ending at it) and ends in a KB-JWT
+     ({alg: ES256, typ: kb+jwt}; {iat: now, nonce, aud, sd_hash}) where aud = "origin:" + origin over the DC API
+     (signed or not, OpenID4VP A.4/B.3.6) and the request's full client_id cross-device, and sd_hash =
+     base64url(SHA-256(ASCII of the presentation up to and including its last "~")). It goes into vp_token as the
+     compact string itself ({"<credential id>": ["<SD-JWT+KB>"]}), encrypted (or not) exactly as for mdocs; one
+     request may mix both formats, each answered in the same vp_token. "now" is --now EPOCH (default: the real time;
+     the tests fix the service's clock at 2030-01-01T00:00:00Z = 1893456000).
   3. POSTs /v1/oid4vp/verify {sessionId, response: <what the browser returns as credential.data>}, or, cross-device,
      POSTs response=<JWE> form-encoded to response_uri and GETs /v1/oid4vp/sessions/{id}/result.
 
-Only cbor2, cryptography and joserfc are used (plus helpers of generate.py and web_wallet.py in this folder, which
-bring pyhpke along; joserfc only in --self-test, as the independent JOSE implementation); nothing of verifierd.
+Only cbor2, cryptography and joserfc are used (plus helpers of generate.py, web_wallet.py and sd_jwt_vc.py in this
+folder, which bring pyhpke along; joserfc, and PyPI sd-jwt with jwcrypto, only in --self-test, as the independent
+JOSE and SD-JWT implementations); nothing of verifierd.
 
-Run it against a service that trusts TestVectors/pki/iaca-p256.pem, allows the origins https://shop.example and
+Run it against a service that trusts TestVectors/pki/iaca-p256.pem (and, for the sdjwt-* scenarios, has the SD-JWT
+VC issuer trust set TestVectors/sdjwt/pki/issuer-ca.pem), allows the origins https://shop.example and
 https://other.example, signs requests with a reader certificate under --reader-root, and whose clock lies inside the
-test certificates' validity (the tests fix 2030-01-01):
+test certificates' validity (the tests fix 2030-01-01; give the same time with --now so that the SD-JWT VC and its
+KB-JWT are current for it):
 
     python3 TestVectors/generator/oid4vp_wallet.py --base-url http://127.0.0.1:8080 \\
-        --reader-root TestVectors/demo/reader-root.pem [--enc A128GCM|A256GCM] [--scenarios replay,...]
+        --reader-root TestVectors/demo/reader-root.pem [--enc A128GCM|A256GCM] [--now 1893456000] \\
+        [--scenarios replay,...]
 
 The wallet prints one JSON line per scenario, {"scenario", "ok", "status", "code", "detail"}, then
 {"summary": {"passed", "failed"}}, and exits 0 only when every scenario met its expectation. --enc is the content
@@ -55,6 +75,10 @@ answer to response_uri (on --base-url, or on the loopback address the request_ur
 
     python3 TestVectors/generator/oid4vp_wallet.py --issuer demo --present oid4vp-request.json
 
+The format is read from the request: mso_mdoc queries get an mDL under --issuer, dc+sd-jwt queries an SD-JWT VC under
+--sdjwt-issuer-cert/--sdjwt-issuer-key (default TestVectors/sdjwt/pki/issuer.pem, which the service must then have
+in its SD-JWT VC issuer trust set), timed by --now.
+
 Without a service:
 
     python3 TestVectors/generator/oid4vp_wallet.py --self-test
@@ -62,8 +86,11 @@ Without a service:
 checks the transcripts against the worked examples of OpenID4VP 1.0 B.2.6.1 and B.2.6.2 byte for byte (and, when
 ../shared/vectors/external/eudi-verifier-endpoint is there, that a real EUDI wallet's device signature verifies over
 the redirect transcript built here), the Concat KDF against RFC 7518 Appendix C, JWE round trips with joserfc in both
-directions, the request checks against requests signed here with joserfc (and that they refuse tampered ones), and
-that generate.py's MiniVerifier accepts the DeviceResponse in every mode and refuses it over another origin.
+directions, the request checks against requests signed here with joserfc (and that they refuse tampered ones),
+that generate.py's MiniVerifier accepts the DeviceResponse in every mode and refuses it over another origin, and that
+the SD-JWT VC presentations verify with the PyPI sd-jwt reference implementation (SDJWTVerifier given the issuer key,
+the same nonce and aud) with a recomputed sd_hash, and are judged by sd_jwt_vc.py's independent MiniVerifier as each
+sdjwt-* scenario expects (verified, or refused with its code).
 """
 
 from __future__ import annotations
@@ -78,6 +105,7 @@ import json
 import re
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -95,6 +123,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate as g  # noqa: E402
+import sd_jwt_vc as sv  # noqa: E402
 import web_wallet as ww  # noqa: E402
 
 Failure, expect, b64url, b64url_strict, Reply = ww.Failure, ww.expect, ww.b64url, ww.b64url_strict, ww.Reply
@@ -118,6 +147,13 @@ CREDENTIAL_ID = re.compile(r"[A-Za-z0-9_-]+")
 NONCE_MIN_CHARS = 22  # 16 bytes of entropy as base64url
 B64URL_ALPHABET = ww.B64URL_ALPHABET
 KEEP: Any = object()  # "no override" marker
+MDOC_FORMAT = "mso_mdoc"
+SDJWT_FORMAT = "dc+sd-jwt"
+SDJWT_TYP, KB_TYP = "dc+sd-jwt", "kb+jwt"
+SDJWT_PKI = TV / "sdjwt" / "pki"
+PID_VCT = "urn:eudi:pid:1"
+PID_ISS = "https://issuer.example"
+DAY = 86400
 
 # --------------------------------------------------------------------------------------------------
 # EXPECTED CODES. These mirror verifierd's error codes (the `code` of a 4xx problem or of a 422 report; the names
@@ -140,6 +176,14 @@ CODES_JWE_BAD_ALG = {"ENVELOPE_UNSUPPORTED", "ALGORITHM_UNSUPPORTED", "ENVELOPE_
 CODES_RESPONSE_POSTED_TWICE = {CODE_SESSION_ALREADY_USED}
 CODES_RESULT_ALREADY_FETCHED = {CODE_SESSION_ALREADY_USED, "RESULT_ALREADY_FETCHED"}
 STATUSES_REQUEST_URI_REUSED = {404, 409, 410}  # the request object is handed out once
+# SD-JWT VC (422 reports; the code of the failing check, Sources/SDJWT/SDJWTErrorCode.swift, SDJWTVCErrorCode.swift)
+CODE_SDJWT_UNREQUESTED = "ELEMENT_NOT_REQUESTED"  # request.claims: a disclosure the query did not ask for
+CODE_SDJWT_KB_AUDIENCE = "SDJWT_KB_AUDIENCE_MISMATCH"
+CODE_SDJWT_KB_NONCE = "SDJWT_KB_NONCE_MISMATCH"
+CODE_SDJWT_KB_MISSING = "SDJWT_KB_MISSING"
+CODE_SDJWT_DISCLOSURE_UNREFERENCED = "SDJWT_DISCLOSURE_UNREFERENCED"  # a tampered disclosure's digest is nowhere
+CODE_SDJWT_ISSUER_UNTRUSTED = "ISSUER_CERTIFICATE_UNTRUSTED"
+CODE_SDJWT_VCT_NOT_REQUESTED = "SDJWT_VCT_NOT_REQUESTED"
 
 # Values the test holder discloses (the issuer signs exactly the disclosed elements).
 VALUES: dict[str, Any] = dict(ww.VALUES) | {
@@ -151,6 +195,18 @@ VALUES: dict[str, Any] = dict(ww.VALUES) | {
 }
 DEFAULT_ELEMENTS = {"family_name": False, "given_name": False, "age_over_21": True}
 DEFAULT_DOCUMENTS = [{"docType": g.MDL_DOCTYPE, "elements": {g.MDL_NS: DEFAULT_ELEMENTS}}]
+# The SD-JWT VC query of the sdjwt-* scenarios, and the mDL query of sdjwt-and-mdoc (DCQL as the integrator sends it).
+PID_QUERY = {"id": "pid", "format": SDJWT_FORMAT, "meta": {"vct_values": [PID_VCT]},
+             "claims": [{"path": ["given_name"]}, {"path": ["family_name"]}, {"path": ["address", "locality"]}]}
+MDL_QUERY = {"id": "mdl", "format": MDOC_FORMAT, "meta": {"doctype_value": g.MDL_DOCTYPE},
+             "claims": [{"path": [g.MDL_NS, e], "intent_to_retain": r} for e, r in DEFAULT_ELEMENTS.items()]}
+
+_now: int | None = None  # --now
+
+
+def now() -> int:
+    """The wallet's clock for the SD-JWT VC and KB-JWT times: --now, else the real time."""
+    return _now if _now is not None else int(time.time())
 
 
 def strict_json(raw: bytes | str, name: str) -> Any:
@@ -181,9 +237,12 @@ def check_expires_at(text: Any) -> None:
 @dataclass
 class CredentialQuery:
     id: str
-    doctype: str
-    claims: dict[str, dict[str, bool]]  # namespace -> element -> intent_to_retain
+    doctype: str  # mso_mdoc; "" for dc+sd-jwt
+    claims: dict[str, dict[str, bool]]  # mso_mdoc: namespace -> element -> intent_to_retain; {} for dc+sd-jwt
     multiple: bool = False
+    format: str = MDOC_FORMAT
+    vct_values: list[str] = field(default_factory=list)  # dc+sd-jwt: meta.vct_values
+    paths: list[list] = field(default_factory=list)  # dc+sd-jwt: claims[].path (names, null, indices)
 
 
 @dataclass
@@ -207,10 +266,22 @@ class Session:
     def requested(self) -> dict[str, dict[str, dict[str, bool]]]:
         return requested_of(self.credentials)
 
+    @property
+    def kb_audience(self) -> str:
+        """The KB-JWT aud (OpenID4VP A.4, B.3.6): "origin:" + origin over the DC API, signed or not; the full
+        client_id (with its prefix) cross-device."""
+        if self.flow == "dc_api":
+            return "origin:" + self.origin
+        expect(isinstance(self.client_id, str) and self.client_id, "a cross-device session without client_id")
+        return self.client_id
+
 
 def requested_of(credentials: list[CredentialQuery]) -> dict[str, dict[str, dict[str, bool]]]:
+    """The mso_mdoc queries' elements by docType (dc+sd-jwt queries are compared as DCQL, see Client.make)."""
     out: dict[str, dict[str, dict[str, bool]]] = {}
     for query in credentials:
+        if query.format != MDOC_FORMAT:
+            continue
         for ns, elements in query.claims.items():
             out.setdefault(query.doctype, {}).setdefault(ns, {}).update(elements)
     return out
@@ -335,9 +406,37 @@ def check_enc_jwk(jwk: Any, where: str) -> ec.EllipticCurvePublicKey:
         raise Failure(f"{where} is not a point on P-256") from None
 
 
+def check_sdjwt_query(credential: dict, where: str, cid: str, multiple: bool) -> CredentialQuery:
+    """A dc+sd-jwt credential query (OpenID4VP 6.1, 7, B.3.5): meta.vct_values a non-empty array of strings, claims
+    (optional: none means no disclosure) with paths of names, null and non-negative indices, each path once;
+    require_cryptographic_holder_binding a boolean when present. `values` is refused: this wallet does not match
+    values."""
+    meta = credential.get("meta")
+    vct_values = meta.get("vct_values") if isinstance(meta, dict) else None
+    expect(isinstance(vct_values, list) and vct_values and all(isinstance(v, str) and v for v in vct_values),
+           f"{where}.meta.vct_values is not a non-empty array of strings (B.3.5: required)")
+    binding = credential.get("require_cryptographic_holder_binding", True)
+    expect(isinstance(binding, bool), f"{where}.require_cryptographic_holder_binding is not a boolean")
+    claims = credential.get("claims", [])
+    expect(isinstance(claims, list), f"{where}.claims is not an array")
+    paths: list[list] = []
+    for claim_index, claim in enumerate(claims):
+        at = f"{where}.claims[{claim_index}]"
+        expect(isinstance(claim, dict), f"{at} is not an object")
+        path = claim.get("path")
+        expect(isinstance(path, list) and path and all(
+            (isinstance(p, str) and p) or p is None or (isinstance(p, int) and not isinstance(p, bool) and p >= 0)
+            for p in path), f"{at}.path {path!r} is not a non-empty claims path pointer (OpenID4VP 7)")
+        expect("values" not in claim, f"{at}.values: this test wallet does not match claim values")
+        expect(path not in paths, f"{at}.path {path} is requested twice")
+        paths.append(path)
+    return CredentialQuery(cid, "", {}, multiple, SDJWT_FORMAT, list(vct_values), paths)
+
+
 def check_dcql(query: Any) -> list[CredentialQuery]:
     """DCQL (OpenID4VP 6) for mso_mdoc (B.2.3, B.2.4): credential queries with a unique id, format mso_mdoc,
-    meta.doctype_value, and claims with path [namespace, element] and a boolean intent_to_retain."""
+    meta.doctype_value, and claims with path [namespace, element] and a boolean intent_to_retain; and for dc+sd-jwt
+    (B.3.5) as check_sdjwt_query says."""
     expect(isinstance(query, dict), "dcql_query is missing or not a JSON object")
     credentials = query.get("credentials")
     expect(isinstance(credentials, list) and credentials, "dcql_query.credentials is not a non-empty array")
@@ -349,12 +448,16 @@ def check_dcql(query: Any) -> list[CredentialQuery]:
         expect(isinstance(cid, str) and CREDENTIAL_ID.fullmatch(cid) is not None,
                f"{where}.id {cid!r} is not a non-empty [A-Za-z0-9_-] string")
         expect(all(q.id != cid for q in out), f"{where}.id {cid!r} is used twice")
-        expect(credential.get("format") == "mso_mdoc", f"{where}.format is {credential.get('format')!r}, not mso_mdoc")
+        expect(credential.get("format") in (MDOC_FORMAT, SDJWT_FORMAT),
+               f"{where}.format is {credential.get('format')!r}, not mso_mdoc or dc+sd-jwt")
+        multiple = credential.get("multiple", False)
+        expect(isinstance(multiple, bool), f"{where}.multiple is not a boolean")
+        if credential["format"] == SDJWT_FORMAT:
+            out.append(check_sdjwt_query(credential, where, cid, multiple))
+            continue
         meta = credential.get("meta")
         expect(isinstance(meta, dict) and isinstance(meta.get("doctype_value"), str) and meta["doctype_value"],
                f"{where}.meta.doctype_value is missing")
-        multiple = credential.get("multiple", False)
-        expect(isinstance(multiple, bool), f"{where}.multiple is not a boolean")
         claims = credential.get("claims")
         expect(isinstance(claims, list) and claims, f"{where}.claims is not a non-empty array")
         by_ns: dict[str, dict[str, bool]] = {}
@@ -410,8 +513,17 @@ def check_request_object(params: Any, *, signed: bool, response_mode: str, origi
     metadata = params.get("client_metadata")
     expect(isinstance(metadata, dict), "client_metadata is missing or not a JSON object")
     formats = metadata.get("vp_formats_supported")
-    expect(isinstance(formats, dict) and isinstance(formats.get("mso_mdoc"), dict),
-           "client_metadata.vp_formats_supported.mso_mdoc is missing")
+    expect(isinstance(formats, dict), "client_metadata.vp_formats_supported is missing or not a JSON object")
+    if any(q.format == MDOC_FORMAT for q in credentials):
+        expect(isinstance(formats.get(MDOC_FORMAT), dict), "client_metadata.vp_formats_supported.mso_mdoc is missing")
+    if any(q.format == SDJWT_FORMAT for q in credentials):
+        sdjwt = formats.get(SDJWT_FORMAT)
+        expect(isinstance(sdjwt, dict), "client_metadata.vp_formats_supported has no dc+sd-jwt for a dc+sd-jwt query")
+        for name in ("sd-jwt_alg_values", "kb-jwt_alg_values"):
+            values = sdjwt.get(name)
+            expect(isinstance(values, list) and "ES256" in values,
+                   f"client_metadata.vp_formats_supported.dc+sd-jwt.{name} {values!r} does not hold ES256 "
+                   f"(B.3.4, HAIP)")
     parsed: dict[str, Any] = {"nonce": nonce, "credentials": credentials, "jwk": None, "enc_values": [],
                               "response_uri": None}
     if response_mode in ENCRYPTED_MODES:
@@ -530,16 +642,259 @@ def device_response(doctype: str, claims: dict[str, dict[str, bool]], transcript
     return g.device_response([document])
 
 
-def vp_token(s: Session, transcript: bytes, *, key: str | None = None, copies: int = 1) -> dict:
-    """{credential id: [base64url DeviceResponse, ...]}; `key` replaces the id of the first query, `copies` > 1
-    puts that many distinct DeviceResponses under it."""
+def vp_token(s: Session, transcript: bytes, *, key: str | None = None, copies: int = 1, **sdjwt: Any) -> dict:
+    """{credential id: [base64url DeviceResponse or SD-JWT+KB string, ...]}; `key` replaces the id of the first query,
+    `copies` > 1 puts that many distinct presentations under it; `sdjwt` goes to sd_jwt_presentation (the negative
+    SD-JWT VC scenarios)."""
     token: dict[str, list[str]] = {}
     for index, query in enumerate(s.credentials):
-        presentations = [b64url(device_response(query.doctype, query.claims, transcript,
-                                                "oid4vp-wallet" + (f"-{n}" if n else "")))
-                         for n in range(copies if index == 0 else 1)]
+        count = copies if index == 0 else 1
+        if query.format == SDJWT_FORMAT:
+            presentations = [sd_jwt_presentation(s, query, **sdjwt) for _ in range(count)]
+        else:
+            presentations = [b64url(device_response(query.doctype, query.claims, transcript,
+                                                    "oid4vp-wallet" + (f"-{n}" if n else "")))
+                             for n in range(count)]
         token[key if (key and index == 0) else query.id] = presentations
     return token
+
+
+# --------------------------------------------------------------------------------------------------
+# The holder: SD-JWT VC (dc+sd-jwt)
+# --------------------------------------------------------------------------------------------------
+
+class SdJwtIssuer:
+    """An SD-JWT VC issuer: its x5c leaf (sent alone: no anchor, HAIP) and ES256 key."""
+
+    def __init__(self, certificate: Path, key: Path) -> None:
+        self.cert = x509.load_pem_x509_certificate(certificate.read_bytes())
+        self.key = serialization.load_pem_private_key(key.read_bytes(), None)
+        expect(isinstance(self.key, ec.EllipticCurvePrivateKey) and self.key.curve.name == "secp256r1",
+               f"{key}: not a P-256 key (ES256)")
+
+
+SDJWT_ISSUERS: dict[str, Callable[[], SdJwtIssuer]] = {
+    # under TestVectors/sdjwt/pki/issuer-ca.pem, the SD-JWT VC issuer trust set of the tests
+    "test": lambda: SdJwtIssuer(SDJWT_PKI / "issuer.pem", SDJWT_PKI / "keys" / "issuer.pem"),
+    # under issuer-ca-other.pem, which nothing trusts (sdjwt-untrusted-issuer)
+    "untrusted": lambda: SdJwtIssuer(SDJWT_PKI / "issuer-other.pem", SDJWT_PKI / "keys" / "issuer-other.pem"),
+}
+_sdjwt_issuer: SdJwtIssuer | None = None
+_holder_key: ec.EllipticCurvePrivateKey | None = None
+
+
+def sdjwt_issuer() -> SdJwtIssuer:
+    global _sdjwt_issuer
+    if _sdjwt_issuer is None:
+        _sdjwt_issuer = SDJWT_ISSUERS["test"]()
+    return _sdjwt_issuer
+
+
+def holder_key() -> ec.EllipticCurvePrivateKey:
+    """The key of cnf.jwk, which signs the KB-JWT (TestVectors/sdjwt/pki/keys/holder.pem)."""
+    global _holder_key
+    if _holder_key is None:
+        _holder_key = serialization.load_pem_private_key((SDJWT_PKI / "keys" / "holder.pem").read_bytes(), None)
+    return _holder_key
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON, UTF-8 (not ASCII-escaped: address.locality is "München")."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def sd_digest(text: str) -> str:
+    """base64url(SHA-256(ASCII)): a disclosure's digest (RFC 9901 4.2.3) and the KB-JWT's sd_hash (4.3.1)."""
+    return b64url(hashlib.sha256(text.encode("ascii")).digest())
+
+
+def es256_jws(header: dict, payload: dict, key: ec.EllipticCurvePrivateKey) -> str:
+    signing_input = b64url(compact_json(header).encode()) + "." + b64url(compact_json(payload).encode())
+    return signing_input + "." + b64url(g.ecdsa_sign_raw(key, signing_input.encode("ascii"), hashes.SHA256()))
+
+
+def _plain(model: Any) -> Any:
+    """A model value as the verifier sees it with everything below disclosed."""
+    if isinstance(model, sv.SD):
+        return _plain(model.value)
+    if isinstance(model, dict):
+        return {k: _plain(v) for k, v in model.items() if k != sv.DECOYS_KEY}
+    if isinstance(model, list):
+        return [_plain(v) for v in model if not isinstance(v, sv.Decoy)]
+    return model
+
+
+@dataclass
+class IssuedSdJwt:
+    """An issued SD-JWT VC: the issuer-signed JWT and every disclosure by its claim path (names and indices into the
+    arrays as the holder holds them, decoys not counted), in document order."""
+    jwt: str
+    disclosures: dict[tuple, str]
+    model: dict
+
+
+def issue_sd_jwt_vc(*, vct: str = PID_VCT, issuer: SdJwtIssuer | None = None) -> IssuedSdJwt:
+    """The PID of sd_jwt_vc.pid_model() (the claims of the committed vectors), with fresh 128-bit salts and random
+    decoy digests, _sd sorted, cnf.jwk = the holder key, iat = now - 1 day, exp = now + 365 days."""
+    issuer = issuer or sdjwt_issuer()
+    model = sv.pid_model()
+    disclosures: dict[tuple, str] = {}
+
+    def disclose(path: tuple, items: list, value: Any) -> str:
+        encoded = b64url(compact_json([b64url(secrets.token_bytes(16))] + items + [value]).encode("utf-8"))
+        disclosures[path] = encoded
+        return sd_digest(encoded)
+
+    def encode(node: Any, path: tuple) -> Any:
+        if isinstance(node, dict):
+            out: dict[str, Any] = {}
+            digests = []
+            for name, value in node.items():
+                if name == sv.DECOYS_KEY:
+                    continue
+                if isinstance(value, sv.SD):
+                    digests.append(disclose(path + (name,), [name], encode(value.value, path + (name,))))
+                else:
+                    out[name] = encode(value, path + (name,))
+            digests += [b64url(secrets.token_bytes(32)) for _ in range(node.get(sv.DECOYS_KEY, 0))]
+            if digests:
+                out["_sd"] = sorted(digests)
+            return out
+        if isinstance(node, list):
+            out_list: list = []
+            held = 0  # the index among the elements the holder holds (decoys are not elements)
+            for value in node:
+                if isinstance(value, sv.Decoy):
+                    out_list.append({"...": b64url(secrets.token_bytes(32))})
+                    continue
+                sub = path + (held,)
+                held += 1
+                if isinstance(value, sv.SD):
+                    out_list.append({"...": disclose(sub, [], encode(value.value, sub))})
+                else:
+                    out_list.append(encode(value, sub))
+            return out_list
+        return node
+
+    body = encode(model, ())
+    issued_at = now()
+    holder = holder_key().public_key().public_numbers()
+    payload: dict[str, Any] = {"iss": PID_ISS, "iat": issued_at - DAY, "exp": issued_at + 365 * DAY, "vct": vct,
+                               "cnf": {"jwk": {"kty": "EC", "crv": "P-256", "x": b64url(holder.x.to_bytes(32, "big")),
+                                               "y": b64url(holder.y.to_bytes(32, "big"))}}}
+    payload |= {k: v for k, v in body.items() if k != "_sd"}
+    payload["_sd"] = body.get("_sd", [])
+    payload["_sd_alg"] = "sha-256"
+    header = {"alg": "ES256", "typ": SDJWT_TYP,
+              "x5c": [base64.b64encode(issuer.cert.public_bytes(serialization.Encoding.DER)).decode("ascii")]}
+    return IssuedSdJwt(es256_jws(header, payload, issuer.key), disclosures, model)
+
+
+def select_disclosures(model: dict, paths: list[list]) -> list[tuple]:
+    """The disclosure paths to present for the claims path pointers `paths` (OpenID4VP 7.1): every selectively
+    disclosable claim on a path, and everything below where a path ends (a whole object or array with its members).
+    Returns them in document order (parents before their members)."""
+    chosen: set[tuple] = set()
+
+    def everything(node: Any, at: tuple) -> None:
+        if isinstance(node, sv.SD):
+            chosen.add(at)
+            node = node.value
+        if isinstance(node, dict):
+            for name, value in node.items():
+                if name != sv.DECOYS_KEY:
+                    everything(value, at + (name,))
+        elif isinstance(node, list):
+            for index, value in enumerate(v for v in node if not isinstance(v, sv.Decoy)):
+                everything(value, at + (index,))
+
+    def walk(node: Any, pointer: list, at: tuple, full: list) -> None:
+        if isinstance(node, sv.SD):
+            chosen.add(at)
+            node = node.value
+        if not pointer:
+            everything(node, at)
+            return
+        head, rest = pointer[0], pointer[1:]
+        if isinstance(head, str):
+            expect(isinstance(node, dict) and head in node and head != sv.DECOYS_KEY,
+                   f"this test wallet holds no claim {full} (nothing at {head!r})")
+            walk(node[head], rest, at + (head,), full)
+            return
+        expect(isinstance(node, list), f"this test wallet holds no array at {full}")
+        held = [v for v in node if not isinstance(v, sv.Decoy)]
+        indices = range(len(held)) if head is None else [head]
+        expect(all(i < len(held) for i in indices), f"this test wallet holds no claim {full} (index {head})")
+        for index in indices:
+            walk(held[index], rest, at + (index,), full)
+
+    for path in paths:
+        walk(model, list(path), (), path)
+    order = {path: n for n, path in enumerate(_document_order(model))}
+    return sorted(chosen, key=lambda path: order[path])
+
+
+def _document_order(node: Any, at: tuple = ()) -> list[tuple]:
+    """Every disclosable path of a model, parents before members."""
+    out: list[tuple] = []
+    if isinstance(node, sv.SD):
+        node = node.value
+    if isinstance(node, dict):
+        for name, value in node.items():
+            if name != sv.DECOYS_KEY:
+                out += ([at + (name,)] if isinstance(value, sv.SD) else []) + _document_order(value, at + (name,))
+    elif isinstance(node, list):
+        for index, value in enumerate(v for v in node if not isinstance(v, sv.Decoy)):
+            out += ([at + (index,)] if isinstance(value, sv.SD) else []) + _document_order(value, at + (index,))
+    return out
+
+
+def expected_sdjwt_claims(paths: list[list], model: dict | None = None) -> dict:
+    """What the service reports as claims for name-only paths: the requested claims with the issued values, nested as
+    in the credential (OpenID4VP 7.1 projection)."""
+    model = model if model is not None else sv.pid_model()
+    out: dict = {}
+    for path in paths:
+        expect(all(isinstance(p, str) for p in path), f"expected claims are computed for names only, not {path}")
+        node: Any = _plain(model)
+        target = out
+        for index, name in enumerate(path):
+            node = node[name]
+            if index == len(path) - 1:
+                target[name] = node
+            else:
+                target = target.setdefault(name, {})
+    return out
+
+
+def tamper_disclosure(encoded: str) -> str:
+    """The same disclosure with another value (salt and name kept): its digest is then referenced nowhere."""
+    decoded = json.loads(b64url_strict(encoded, "disclosure"))
+    decoded[-1] = "Eve" if decoded[-1] != "Eve" else "Mallory"
+    return b64url(compact_json(decoded).encode("utf-8"))
+
+
+def sd_jwt_presentation(s: Session, query: CredentialQuery, *, extra_paths: tuple = (), audience: str | None = None,
+                        nonce: str | None = None, key_binding: bool = True, tamper: bool = False,
+                        vct: str = PID_VCT, issuer: SdJwtIssuer | None = None,
+                        issued: IssuedSdJwt | None = None) -> str:
+    """<issuer JWT>~<disclosure>~...~<KB-JWT> answering `query` for session `s`: the disclosures of exactly the
+    requested claims, a KB-JWT {iat: now, nonce, aud, sd_hash} signed by the holder key. The keywords break one
+    thing for the negative scenarios: `extra_paths` are disclosed too, `audience`/`nonce` replace the KB-JWT's,
+    `key_binding` False ends the presentation in "~", `tamper` alters the first disclosure's value, `vct`/`issuer`
+    change the credential."""
+    issued = issued or issue_sd_jwt_vc(vct=vct, issuer=issuer)
+    paths = list(query.paths) + [list(p) for p in extra_paths]
+    presented = [issued.disclosures[path] for path in select_disclosures(issued.model, paths)]
+    if tamper:
+        expect(presented, "no disclosure to tamper with")
+        presented[0] = tamper_disclosure(presented[0])
+    prefix = issued.jwt + "~" + "".join(d + "~" for d in presented)
+    if not key_binding:
+        return prefix
+    claims = {"iat": now(), "nonce": nonce if nonce is not None else s.nonce,
+              "aud": audience if audience is not None else s.kb_audience, "sd_hash": sd_digest(prefix)}
+    return prefix + es256_jws({"alg": "ES256", "typ": KB_TYP}, claims, holder_key())
 
 
 def concat_kdf(z: bytes, enc: str, key_length: int, apu: bytes = b"", apv: bytes = b"") -> bytes:
@@ -701,32 +1056,42 @@ class Client:
         return self.send("POST", path, json.dumps(body).encode(), "application/json")
 
     def create(self, origin: str = ORIGIN, documents: list | None = DEFAULT_DOCUMENTS, response_mode: str | None = None,
-               signed: bool | None = None, flow: str | None = None) -> Reply:
+               signed: bool | None = None, flow: str | None = None, dcql_query: dict | None = None) -> Reply:
+        """POST /v1/oid4vp/requests with `documents`, or with `dcql_query` instead (then documents is not sent)."""
         body: dict[str, Any] = {"origin": origin}
-        for name, value in (("documents", documents), ("responseMode", response_mode), ("signed", signed),
-                            ("flow", flow)):
+        for name, value in (("documents", documents if dcql_query is None else None), ("dcql_query", dcql_query),
+                            ("responseMode", response_mode), ("signed", signed), ("flow", flow)):
             if value is not None:
                 body[name] = value
         return self.post_json("/v1/oid4vp/requests", body)
 
+    @staticmethod
+    def _asked(session: Session, documents: list, dcql_query: dict | None) -> None:
+        if dcql_query is None:
+            expect(session.requested == requested_by(documents),
+                   f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        else:  # sent on unchanged (member order aside)
+            expect(session.params.get("dcql_query") == dcql_query,
+                   f"the request's dcql_query {json.dumps(session.params.get('dcql_query'))[:300]} is not the "
+                   f"integrator's {json.dumps(dcql_query)[:300]}")
+
     def make(self, signed: bool = True, mode: str = "dc_api.jwt", documents: list = DEFAULT_DOCUMENTS,
-             origin: str = ORIGIN) -> Session:
-        reply = self.create(origin, documents, mode, signed, "dc_api")
+             origin: str = ORIGIN, dcql_query: dict | None = None) -> Session:
+        reply = self.create(origin, documents, mode, signed, "dc_api", dcql_query)
         if reply.status != 201:
             raise reply.fail("/v1/oid4vp/requests did not answer 201")
         session = check_dc_api_answer(reply.body, origin, signed, mode, self.root)
-        expect(session.requested == requested_by(documents),
-               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        self._asked(session, documents, dcql_query)
         return session
 
-    def make_cross_device(self, documents: list = DEFAULT_DOCUMENTS) -> tuple[Session, str]:
+    def make_cross_device(self, documents: list = DEFAULT_DOCUMENTS,
+                          dcql_query: dict | None = None) -> tuple[Session, str]:
         """Creates a cross-device session and fetches its request object once. Returns (session, request_uri)."""
-        reply = self.create(ORIGIN, documents, None, None, "cross-device")
+        reply = self.create(ORIGIN, documents, None, None, "cross-device", dcql_query)
         if reply.status != 201:
             raise reply.fail("/v1/oid4vp/requests (cross-device) did not answer 201")
         session, request_uri = self.open_cross_device(reply.body)
-        expect(session.requested == requested_by(documents),
-               f"the DCQL query asks {session.requested}, the integrator asked {requested_by(documents)}")
+        self._asked(session, documents, dcql_query)
         return session, request_uri
 
     def open_cross_device(self, body: Any) -> tuple[Session, str]:
@@ -792,9 +1157,32 @@ def expect_device_auth_failed(reply: Reply, what: str) -> None:
             raise reply.fail(f"{what}: a failed report carries claims")
 
 
+def expect_sdjwt_verified(reply: Reply, s: Session, query: CredentialQuery, document: dict) -> None:
+    """One verified SD-JWT VC document: format dc+sd-jwt, the PID vct, claims exactly the requested ones with the
+    issued values, every requested path among `disclosed`, the KB-JWT audience the session's, no failed check and
+    request.claims passed."""
+    if document.get("vct") != PID_VCT or document.get("verified") is not True:
+        raise reply.fail(f"the dc+sd-jwt document is not a verified {PID_VCT}")
+    expected = expected_sdjwt_claims(query.paths)
+    if document.get("claims") != expected:
+        raise reply.fail(f"dc+sd-jwt claims differ from {expected}")
+    disclosed = document.get("disclosed")
+    wanted = {".".join(path) for path in query.paths}
+    if not (isinstance(disclosed, list) and wanted <= set(disclosed)):
+        raise reply.fail(f"disclosed {disclosed!r} does not name every requested path {sorted(wanted)}")
+    binding = document.get("keyBinding")
+    if not (isinstance(binding, dict) and binding.get("audience") == s.kb_audience):
+        raise reply.fail(f"keyBinding {binding!r} does not carry the audience {s.kb_audience!r}")
+    failed = [c for c in document.get("checks", []) if isinstance(c, dict) and c.get("outcome") == "failed"]
+    if failed:
+        raise reply.fail(f"verified although checks failed: {failed}")
+    if ww.check_of(document, "request.claims").get("outcome") != "passed":
+        raise reply.fail("check request.claims did not pass")
+
+
 def expect_verified(reply: Reply, s: Session) -> list[dict]:
     """200, verified, one document per credential query whose claims are exactly the disclosed values and where no
-    check failed (request.elements passed)."""
+    check failed (request.elements or request.claims passed), credentialIds naming each document's query."""
     body = reply.body if isinstance(reply.body, dict) else {}
     if reply.status != 200 or body.get("verified") is not True:
         raise reply.fail("expected 200 verified")
@@ -802,10 +1190,24 @@ def expect_verified(reply: Reply, s: Session) -> list[dict]:
     if not (isinstance(documents, list) and len(documents) == len(s.credentials)
             and all(isinstance(d, dict) for d in documents)):
         raise reply.fail(f"expected {len(s.credentials)} document(s) in the report")
+    ids = body.get("credentialIds")
+    if any(q.format == SDJWT_FORMAT for q in s.credentials) or ids is not None:
+        if not (isinstance(ids, list) and len(ids) == len(documents)
+                and sorted(ids) == sorted(q.id for q in s.credentials)):
+            raise reply.fail(f"credentialIds {ids!r} are not the queries' ids {[q.id for q in s.credentials]}")
     for query in s.credentials:
+        if query.format == SDJWT_FORMAT:
+            at = [i for i, d in enumerate(documents) if d.get("format") == SDJWT_FORMAT
+                  and (ids is None or ids[i] == query.id)]
+            if len(at) != 1:
+                raise reply.fail(f"not one dc+sd-jwt document for {query.id!r}")
+            expect_sdjwt_verified(reply, s, query, documents[at[0]])
+            continue
         document = next((d for d in documents if d.get("docType") == query.doctype), None)
         if document is None or document.get("verified") is not True:
             raise reply.fail(f"no verified {query.doctype} in the report")
+        if document.get("format") != MDOC_FORMAT:
+            raise reply.fail(f"the {query.doctype} document's format is {document.get('format')!r}, not mso_mdoc")
         expected = g.json_claims({ns: {e: VALUES[e] for e in els} for ns, els in query.claims.items()})
         if document.get("claims") != expected:
             raise reply.fail(f"claims differ from {expected}")
@@ -978,6 +1380,98 @@ def scenario_request_shape(c: Client) -> tuple:
                        f"intent_to_retain true/false carried; unsigned request without client_id")
 
 
+PID_DCQL = {"credentials": [PID_QUERY]}
+PID_AND_MDL_DCQL = {"credentials": [MDL_QUERY, PID_QUERY]}
+
+
+def _sdjwt_session(c: Client, dcql_query: dict, cross_device: bool, **make: Any) -> Session:
+    if cross_device:
+        return c.make_cross_device(dcql_query=dcql_query)[0]
+    return c.make(dcql_query=dcql_query, **make)
+
+
+def _deliver(c: Client, s: Session, vp: dict | None = None, enc: str | None = None) -> Reply:
+    """The answer with `vp` (default: the honest vp_token) to /v1/oid4vp/verify, or cross-device to response_uri
+    (which must say 200 whatever the verdict) and then the result route."""
+    if s.flow == "dc_api":
+        return c.verify(s.session_id, answer(s, vp=vp, enc=enc or c.enc))
+    posted = c.post_response(s, answer(s, vp=vp, enc=enc or c.enc)["response"])
+    if posted.status != 200:
+        raise posted.fail("the response_uri POST did not answer 200")
+    return c.result(s.session_id)
+
+
+def scenario_sdjwt_verified(signed: bool, mode: str, enc: str | None, *, cross_device: bool = False,
+                            dcql_query: dict = PID_DCQL) -> Callable[[Client], tuple]:
+    def run(c: Client) -> tuple:
+        s = _sdjwt_session(c, dcql_query, cross_device, signed=signed, mode=mode)
+        expect(any(q.format == SDJWT_FORMAT for q in s.credentials), "the session has no dc+sd-jwt query")
+        reply = _deliver(c, s, enc=enc)
+        documents = expect_verified(reply, s)
+        how = "cross-device direct_post.jwt" if cross_device else f"{'signed' if signed else 'unsigned'} {mode}"
+        if s.response_mode in ENCRYPTED_MODES:
+            how += " " + (enc or c.enc)
+        formats = ", ".join(str(d.get("format")) for d in documents)
+        claims = [expected_sdjwt_claims(q.paths) for q in s.credentials if q.format == SDJWT_FORMAT]
+        return reply.status, None, (f"{how}: {formats} verified (credentialIds {reply.body.get('credentialIds')}), "
+                                    f"KB-JWT aud {s.kb_audience!r}, claims {compact_json(claims)}")
+    return run
+
+
+def expect_sdjwt_refused(reply: Reply, code: str, what: str) -> None:
+    """422 not verified with `code`; the dc+sd-jwt document (when the report has documents) has that failed check
+    and no claims."""
+    expect_refused(reply, {422}, {code}, what)
+    documents = reply.body.get("documents") if isinstance(reply.body, dict) else None
+    if documents:
+        document = next((d for d in documents if isinstance(d, dict) and d.get("format") == SDJWT_FORMAT), None)
+        if document is None:
+            raise reply.fail(f"{what}: no dc+sd-jwt document in the report")
+        if not any(isinstance(ch, dict) and ch.get("outcome") == "failed" and ch.get("code") == code
+                   for ch in document.get("checks", [])):
+            raise reply.fail(f"{what}: no failed check with code {code}")
+        if "claims" in document:
+            raise reply.fail(f"{what}: a failed report carries claims")
+
+
+def scenario_sdjwt_refused(code: str, what: str, *, cross_device: bool = False,
+                           **options: Any) -> Callable[[Client], tuple]:
+    """One defect in the SD-JWT VC answer (sd_jwt_presentation's keywords; "untrusted" for issuer, "fresh" for nonce
+    and "dc-api" for audience are resolved per session)."""
+    def run(c: Client) -> tuple:
+        s = _sdjwt_session(c, PID_DCQL, cross_device)
+        kwargs = dict(options)
+        if kwargs.get("issuer") == "untrusted":
+            kwargs["issuer"] = SDJWT_ISSUERS["untrusted"]()
+        if kwargs.get("nonce") == "fresh":
+            kwargs["nonce"] = b64url(secrets.token_bytes(32))
+        if kwargs.get("audience") == "dc-api":
+            kwargs["audience"] = "origin:" + s.origin
+        expect(kwargs.get("audience") != s.kb_audience, "the wrong audience is the session's")
+        reply = _deliver(c, s, vp_token(s, session_transcript(s), **kwargs))
+        expect_sdjwt_refused(reply, code, what)
+        return reply.status, reply_code(reply), f"{what}: refused"
+    return run
+
+
+def scenario_sdjwt_unrequested_claim(c: Client) -> tuple:
+    """birthdate disclosed next to the requested claims: 422 ELEMENT_NOT_REQUESTED, and the answer never echoes the
+    birthdate (neither its value nor its disclosure)."""
+    s = c.make(dcql_query=PID_DCQL)
+    issued = issue_sd_jwt_vc()
+    query = next(q for q in s.credentials if q.format == SDJWT_FORMAT)
+    presentation = sd_jwt_presentation(s, query, extra_paths=(["birthdate"],), issued=issued)
+    secret_value = _plain(issued.model)["birthdate"]
+    secret_disclosure = issued.disclosures[("birthdate",)]
+    expect(secret_disclosure + "~" in presentation, "the birthdate disclosure is not in the presentation")
+    reply = c.verify(s.session_id, answer(s, vp={query.id: [presentation]}, enc=c.enc))
+    expect_sdjwt_refused(reply, CODE_SDJWT_UNREQUESTED, "an unrequested birthdate disclosure")
+    for leaked in (secret_value, secret_disclosure):
+        if leaked in reply.text:
+            raise reply.fail(f"the answer contains the unrequested birthdate ({leaked[:20]}...)")
+    return reply.status, reply_code(reply), f"birthdate disclosed too: refused, {secret_value} not in the answer"
+
+
 SCENARIOS: dict[str, Callable[[Client], tuple]] = {
     "request-shape": scenario_request_shape,
     "verified-signed-jwt-a128gcm": scenario_verified(True, "dc_api.jwt", "A128GCM"),
@@ -1005,6 +1499,26 @@ SCENARIOS: dict[str, Callable[[Client], tuple]] = {
     "cross-device-request-once": scenario_cross_device_request_once,
     "cross-device-posted-twice": scenario_cross_device_posted_twice,
     "cross-device-result": scenario_cross_device_result,
+    "sdjwt-signed-jwt-a128gcm": scenario_sdjwt_verified(True, "dc_api.jwt", "A128GCM"),
+    "sdjwt-unsigned-jwt-a256gcm": scenario_sdjwt_verified(False, "dc_api.jwt", "A256GCM"),
+    "sdjwt-signed-plain": scenario_sdjwt_verified(True, "dc_api", None),
+    "sdjwt-cross-device": scenario_sdjwt_verified(True, "direct_post.jwt", None, cross_device=True),
+    "sdjwt-and-mdoc": scenario_sdjwt_verified(True, "dc_api.jwt", None, dcql_query=PID_AND_MDL_DCQL),
+    "sdjwt-unrequested-claim": scenario_sdjwt_unrequested_claim,
+    "sdjwt-wrong-audience": scenario_sdjwt_refused(CODE_SDJWT_KB_AUDIENCE, f"KB-JWT aud origin:{OTHER_ORIGIN}",
+                                                   audience="origin:" + OTHER_ORIGIN),
+    "sdjwt-wrong-nonce": scenario_sdjwt_refused(CODE_SDJWT_KB_NONCE, "KB-JWT nonce of no session", nonce="fresh"),
+    "sdjwt-no-kb": scenario_sdjwt_refused(CODE_SDJWT_KB_MISSING, "no KB-JWT (ends in ~)", key_binding=False),
+    "sdjwt-tampered-disclosure": scenario_sdjwt_refused(CODE_SDJWT_DISCLOSURE_UNREFERENCED,
+                                                        "given_name disclosure re-encoded with another value",
+                                                        tamper=True),
+    "sdjwt-untrusted-issuer": scenario_sdjwt_refused(CODE_SDJWT_ISSUER_UNTRUSTED, "issued under issuer-ca-other",
+                                                     issuer="untrusted"),
+    "sdjwt-vct-not-requested": scenario_sdjwt_refused(CODE_SDJWT_VCT_NOT_REQUESTED, "vct urn:other:1",
+                                                      vct="urn:other:1"),
+    "sdjwt-cross-device-dc-api-audience": scenario_sdjwt_refused(CODE_SDJWT_KB_AUDIENCE,
+                                                                 "cross-device KB-JWT with aud origin:<origin>",
+                                                                 cross_device=True, audience="dc-api"),
 }
 
 
@@ -1200,10 +1714,11 @@ def _self_test_jwe() -> str:
 
 
 def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt", origin: str = ORIGIN,
-                  documents: list = DEFAULT_DOCUMENTS, flow: str = "dc_api", tamper: str | None = None
-                  ) -> tuple[Any, ec.EllipticCurvePrivateKey]:
+                  documents: list = DEFAULT_DOCUMENTS, flow: str = "dc_api", tamper: str | None = None,
+                  dcql_query: dict | None = None) -> tuple[Any, ec.EllipticCurvePrivateKey]:
     """What a conforming service would send (DC API answer, or for flow cross-device the request object JWS),
-    signed with joserfc. `tamper` breaks one thing. Returns (answer or JWS, response-encryption private key)."""
+    signed with joserfc; `dcql_query` replaces the query built from `documents` (with dc+sd-jwt metadata when it asks
+    for an SD-JWT VC). `tamper` breaks one thing. Returns (answer or JWS, response-encryption private key)."""
     from joserfc import jws
     from joserfc.jwk import ECKey
     root, _, leaf, leaf_key = chain
@@ -1220,6 +1735,10 @@ def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt"
         metadata["jwks"] = {"keys": [jwk]}
         metadata["encrypted_response_enc_values_supported"] = (["A128GCM", "A128CBC-HS256"] if tamper == "enc"
                                                                else ["A128GCM", "A256GCM"])
+    if dcql_query is not None and any(q.get("format") == SDJWT_FORMAT for q in dcql_query["credentials"]) \
+            and tamper != "no-sdjwt-format":
+        metadata["vp_formats_supported"][SDJWT_FORMAT] = {
+            "sd-jwt_alg_values": ["ES256"], "kb-jwt_alg_values": ["ES384"] if tamper == "kb-alg" else ["ES256"]}
     if tamper == "no-vp-formats":
         del metadata["vp_formats_supported"]
     credentials = []
@@ -1228,13 +1747,13 @@ def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt"
                   for ns, els in document["elements"].items() for e, retain in els.items()]
         if tamper == "path":
             claims[0]["path"] = claims[0]["path"] + ["extra"]
-        credentials.append({"id": f"mdl{index}", "format": "dc+sd-jwt" if tamper == "format" else "mso_mdoc",
+        credentials.append({"id": f"mdl{index}", "format": "jwt_vc_json" if tamper == "format" else "mso_mdoc",
                             "meta": {"doctype_value": document["docType"]}, "claims": claims})
     params: dict[str, Any] = {
         "response_type": "vp_token",
         "response_mode": "dc_api" if tamper == "mode" else mode,
         "nonce": b64url(secrets.token_bytes(8 if tamper == "nonce" else 32)),
-        "dcql_query": {"credentials": credentials},
+        "dcql_query": dcql_query if dcql_query is not None else {"credentials": credentials},
         "client_metadata": metadata,
     }
     leaf_der = leaf.public_bytes(serialization.Encoding.DER)
@@ -1387,9 +1906,165 @@ def _self_test_holder() -> str:
             f"fails device.authentication")
 
 
+# The claims the PID query must yield (sd_jwt_vc.pid_model()), written out by hand.
+PID_QUERY_CLAIMS = {"given_name": "Erika", "family_name": "Mustermann", "address": {"locality": "München"}}
+
+
+def _jwt_part(compact: str, index: int) -> dict:
+    return strict_json(b64url_strict(compact.split(".")[index], "JWT part"), "JWT part")
+
+
+def _check_sdjwt_presentation(presentation: str, s: Session, query: dict) -> str:
+    """One wallet presentation against the PyPI sd-jwt reference implementation, sd_jwt_vc.py's MiniVerifier and a
+    hand-made sd_hash. Returns a one-word summary."""
+    from jwcrypto.jwk import JWK
+    from sd_jwt.verifier import SDJWTVerifier
+    issuer = SDJWT_ISSUERS["test"]()
+    anchor = x509.load_pem_x509_certificate((SDJWT_PKI / "issuer-ca.pem").read_bytes())
+    jwt, *disclosures, kb = presentation.split("~")
+    if not kb or any(not d for d in disclosures):
+        raise AssertionError("the presentation does not end in a KB-JWT or has an empty disclosure")
+    header = _jwt_part(jwt, 0)
+    if header != {"alg": "ES256", "typ": SDJWT_TYP,
+                  "x5c": [base64.b64encode(issuer.cert.public_bytes(serialization.Encoding.DER)).decode()]}:
+        raise AssertionError(f"issuer JWT header {header}")
+    payload = _jwt_part(jwt, 1)
+    if (payload["iat"], payload["exp"]) != (now() - DAY, now() + 365 * DAY) or payload["vct"] != PID_VCT:
+        raise AssertionError(f"issuer JWT iat/exp/vct {payload['iat']}/{payload['exp']}/{payload['vct']}")
+    kb_header, kb_payload = _jwt_part(kb, 0), _jwt_part(kb, 1)
+    prefix = presentation[:presentation.rindex("~") + 1]
+    hand_made = base64.urlsafe_b64encode(hashlib.sha256(prefix.encode("ascii")).digest()).rstrip(b"=").decode()
+    if kb_header != {"alg": "ES256", "typ": KB_TYP} or kb_payload != {
+            "iat": now(), "nonce": s.nonce, "aud": s.kb_audience, "sd_hash": hand_made}:
+        raise AssertionError(f"KB-JWT {kb_header} {kb_payload}")
+    # the reference implementation (it checks the KB-JWT's signature with cnf.jwk, nonce and aud)
+    key = JWK.from_pem(issuer.cert.public_key().public_bytes(serialization.Encoding.PEM,
+                                                             serialization.PublicFormat.SubjectPublicKeyInfo))
+    verified = SDJWTVerifier(presentation, lambda _iss, _header: key, expected_aud=s.kb_audience,
+                             expected_nonce=s.nonce).get_verified_payload()
+    base = {k: payload[k] for k in ("iss", "iat", "exp", "vct", "cnf")}
+    if verified != base | PID_QUERY_CLAIMS:
+        raise AssertionError(f"PyPI sd-jwt reads {verified}")
+    for wrong in ({"expected_aud": "origin:https://nowhere.example", "expected_nonce": s.nonce},
+                  {"expected_aud": s.kb_audience, "expected_nonce": "another-nonce"}):
+        try:
+            SDJWTVerifier(presentation, lambda _iss, _header: key, **wrong).get_verified_payload()
+        except Exception:  # noqa: BLE001 - refused, as it must be
+            continue
+        raise AssertionError(f"PyPI sd-jwt accepted the presentation with {wrong}")
+    # sd_jwt_vc.py's independent verifier, with the DCQL query
+    judged = sv.MiniVerifier([anchor], {}).verify(presentation, now=now(), nonce=s.nonce, audience=s.kb_audience,
+                                                  require_kb=True, query=query)
+    if not judged["verified"] or judged["claims"] != base | PID_QUERY_CLAIMS:
+        raise AssertionError(f"sd_jwt_vc.MiniVerifier: {judged}")
+    return "ok"
+
+
+def _self_test_sdjwt() -> str:
+    """The dc+sd-jwt holder: requests with dc+sd-jwt queries accepted (and refused when broken), presentations in
+    every mode verified by PyPI sd-jwt and sd_jwt_vc.MiniVerifier, each negative scenario's presentation refused by
+    MiniVerifier with the code that scenario expects."""
+    global _now
+    from joserfc import jwe
+    from joserfc.jwk import ECKey
+    saved, _now = _now, sv.NOW
+    try:
+        if expected_sdjwt_claims([q["path"] for q in PID_QUERY["claims"]]) != PID_QUERY_CLAIMS:
+            raise AssertionError("expected_sdjwt_claims")
+        chain = g.reader_auth_chain("oid4vp-wallet-self-test", "2024-01-01T00:00:00Z", "2124-01-01T00:00:00Z")
+        root = chain[0]
+        # request checks
+        for tamper, needle in (("no-sdjwt-format", "dc+sd-jwt"), ("kb-alg", "kb-jwt_alg_values")):
+            bad, _ = _fake_service(chain, dcql_query=PID_DCQL, tamper=tamper)
+            _expect_failure(f"dc+sd-jwt request, {tamper}",
+                            lambda: check_dc_api_answer(bad, ORIGIN, True, "dc_api.jwt", root), needle)
+        broken_queries = {"meta.vct_values": dict(PID_QUERY, meta={}),
+                          "claims path pointer": dict(PID_QUERY, claims=[{"path": ["a", -1]}]),
+                          "values": dict(PID_QUERY, claims=[{"path": ["given_name"], "values": ["Erika"]}])}
+        for needle, broken in broken_queries.items():
+            bad, _ = _fake_service(chain, dcql_query={"credentials": [broken]})
+            _expect_failure(f"dc+sd-jwt query, {needle}",
+                            lambda: check_dc_api_answer(bad, ORIGIN, True, "dc_api.jwt", root), needle)
+        # honest presentations in every mode; both formats in one vp_token
+        done = []
+        cases = [(True, "dc_api.jwt", "dc_api", PID_DCQL), (False, "dc_api.jwt", "dc_api", PID_DCQL),
+                 (True, "dc_api", "dc_api", PID_DCQL), (False, "dc_api", "dc_api", PID_DCQL),
+                 (True, "direct_post.jwt", "cross-device", PID_DCQL), (True, "dc_api.jwt", "dc_api", PID_AND_MDL_DCQL)]
+        for signed, mode, flow, dcql_query in cases:
+            made, key = _fake_service(chain, signed=signed, mode=mode, flow=flow, dcql_query=dcql_query)
+            if flow == "dc_api":
+                s = check_dc_api_answer(made, ORIGIN, signed, mode, root)
+                if s.kb_audience != "origin:" + ORIGIN:
+                    raise AssertionError(f"{mode}: KB audience {s.kb_audience}")
+            else:
+                _, params, leaf = check_signed_request(made, root)
+                parsed = check_request_object(params, signed=True, response_mode=mode, origin=None)
+                s = Session("self-test", flow, ORIGIN, True, mode, params, params["client_id"], parsed["nonce"],
+                            parsed["credentials"], parsed["jwk"], parsed["enc_values"], parsed["response_uri"], leaf)
+                if not s.kb_audience.startswith("x509_hash:") or s.kb_audience != params["client_id"]:
+                    raise AssertionError(f"cross-device KB audience {s.kb_audience}")
+            if s.params["dcql_query"] != dcql_query:
+                raise AssertionError("the dcql_query read back differs")
+            for enc in (["A128GCM", "A256GCM"] if mode in ENCRYPTED_MODES else [None]):
+                sent = answer(s, enc=enc)
+                if mode in ENCRYPTED_MODES:
+                    opened = jwe.decrypt_compact(sent["response"], ECKey.import_key(key), algorithms=["ECDH-ES", enc])
+                    body = strict_json(opened.plaintext, "JWE payload")
+                else:
+                    body = sent
+                ids = [q["id"] for q in dcql_query["credentials"]]
+                if set(body) != {"vp_token"} or sorted(body["vp_token"]) != sorted(ids) \
+                        or any(len(v) != 1 or not isinstance(v[0], str) for v in body["vp_token"].values()):
+                    raise AssertionError(f"{mode}: vp_token shape {json.dumps(body)[:200]}")
+                _check_sdjwt_presentation(body["vp_token"]["pid"][0], s, PID_QUERY)
+                if "mdl" in body["vp_token"]:
+                    b64url_strict(body["vp_token"]["mdl"][0], "DeviceResponse")  # the mdoc stays base64url CBOR
+                    if "~" in body["vp_token"]["mdl"][0]:
+                        raise AssertionError("the mdoc presentation is not base64url")
+            done.append(f"{'signed' if signed else 'unsigned'} {mode}" + (" +mdoc" if len(dcql_query["credentials"]) > 1
+                                                                           else ""))
+        # each negative scenario's presentation, judged by sd_jwt_vc.MiniVerifier
+        anchor = x509.load_pem_x509_certificate((SDJWT_PKI / "issuer-ca.pem").read_bytes())
+        dc_api = check_dc_api_answer(_fake_service(chain, dcql_query=PID_DCQL)[0], ORIGIN, True, "dc_api.jwt", root)
+        token, _ = _fake_service(chain, mode="direct_post.jwt", flow="cross-device", dcql_query=PID_DCQL)
+        _, params, leaf = check_signed_request(token, root)
+        parsed = check_request_object(params, signed=True, response_mode="direct_post.jwt", origin=None)
+        cross = Session("self-test", "cross-device", ORIGIN, True, "direct_post.jwt", params, params["client_id"],
+                        parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"],
+                        parsed["response_uri"], leaf)
+        negatives = [
+            ("sdjwt-unrequested-claim", dc_api, CODE_SDJWT_UNREQUESTED, {"extra_paths": (["birthdate"],)}),
+            ("sdjwt-wrong-audience", dc_api, CODE_SDJWT_KB_AUDIENCE, {"audience": "origin:" + OTHER_ORIGIN}),
+            ("sdjwt-wrong-nonce", dc_api, CODE_SDJWT_KB_NONCE, {"nonce": b64url(secrets.token_bytes(32))}),
+            ("sdjwt-no-kb", dc_api, CODE_SDJWT_KB_MISSING, {"key_binding": False}),
+            ("sdjwt-tampered-disclosure", dc_api, CODE_SDJWT_DISCLOSURE_UNREFERENCED, {"tamper": True}),
+            ("sdjwt-untrusted-issuer", dc_api, CODE_SDJWT_ISSUER_UNTRUSTED, {"issuer": SDJWT_ISSUERS["untrusted"]()}),
+            ("sdjwt-vct-not-requested", dc_api, CODE_SDJWT_VCT_NOT_REQUESTED, {"vct": "urn:other:1"}),
+            ("sdjwt-cross-device-dc-api-audience", cross, CODE_SDJWT_KB_AUDIENCE, {"audience": "origin:" + ORIGIN}),
+        ]
+        for name, s, code, options in negatives:
+            query = next(q for q in s.credentials if q.format == SDJWT_FORMAT)
+            presentation = vp_token(s, b"", **options)[query.id][0]
+            if name == "sdjwt-no-kb" and not presentation.endswith("~"):
+                raise AssertionError("sdjwt-no-kb: the presentation does not end in ~")
+            judged = sv.MiniVerifier([anchor], {}).verify(presentation, now=now(), nonce=s.nonce,
+                                                          audience=s.kb_audience, require_kb=True, query=PID_QUERY)
+            if judged["verified"] or judged["code"] != code:
+                raise AssertionError(f"{name}: MiniVerifier says {judged['verified']} {judged['code']}, not {code}")
+        unrequested = sd_jwt_presentation(dc_api, dc_api.credentials[0], extra_paths=(["birthdate"],))
+        if not any(json.loads(b64url_strict(d, "d"))[1:] == ["birthdate", "1964-08-12"]
+                   for d in unrequested.split("~")[1:-1]):
+            raise AssertionError("sdjwt-unrequested-claim: no birthdate disclosure")
+        return (f"SD-JWT VC ({', '.join(done)}): PyPI sd-jwt and sd_jwt_vc.MiniVerifier verify with the session's "
+                f"nonce and aud, sd_hash recomputes, PyPI refuses another aud/nonce; {len(negatives)} negative "
+                f"scenarios refused by MiniVerifier with their codes; 5 broken dc+sd-jwt requests refused")
+    finally:
+        _now = saved
+
+
 def self_test(eudi_dir: Path) -> int:
     steps: list[Callable[[], str]] = [lambda: _self_test_transcripts(eudi_dir), _self_test_jwe, _self_test_requests,
-                                      _self_test_holder]
+                                      _self_test_holder, _self_test_sdjwt]
     failed = 0
     for step in steps:
         try:
@@ -1461,7 +2136,8 @@ def present(answer_file: Path, origin: str, base_url: str | None, root: x509.Cer
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="TEST-ONLY OpenID4VP 1.0 mso_mdoc wallet against verifierd")
+    parser = argparse.ArgumentParser(description="TEST-ONLY OpenID4VP 1.0 mso_mdoc and dc+sd-jwt wallet against "
+                                                 "verifierd")
     parser.add_argument("--base-url", help="the running service, e.g. http://127.0.0.1:8080")
     parser.add_argument("--token", default=DEMO_INTEGRATOR_TOKEN,
                         help="the integrator bearer token (default: the demo's)")
@@ -1483,10 +2159,25 @@ def main() -> int:
                         help="answer the /v1/oid4vp/requests answer in FILE: DC API, print the /v1/oid4vp/verify "
                              "body; cross-device, post to its response_uri")
     parser.add_argument("--origin", default=ORIGIN, help=f"with --present: the page's origin (default {ORIGIN})")
+    parser.add_argument("--now", type=int, metavar="EPOCH",
+                        help="the wallet's time in seconds since 1970 for the SD-JWT VC (iat = now - 1 day, exp = "
+                             "now + 365 days) and its KB-JWT (iat = now); default the real time; the tests' service "
+                             "clock is 1893456000 (2030-01-01T00:00:00Z)")
+    parser.add_argument("--sdjwt-issuer-cert", type=Path, default=SDJWT_PKI / "issuer.pem",
+                        help="PEM of the SD-JWT VC issuer leaf (x5c) answering dc+sd-jwt queries (default "
+                             "TestVectors/sdjwt/pki/issuer.pem, under issuer-ca.pem)")
+    parser.add_argument("--sdjwt-issuer-key", type=Path, default=SDJWT_PKI / "keys" / "issuer.pem",
+                        help="its PKCS#8 PEM key (default TestVectors/sdjwt/pki/keys/issuer.pem)")
     args = parser.parse_args()
-    if args.self_test:  # always the test signer: the MiniVerifier check trusts TestVectors/pki/iaca-p256.pem
+    if args.self_test:  # always the test signers: the MiniVerifiers trust TestVectors/pki and TestVectors/sdjwt/pki
         return self_test(args.eudi_dir)
+    global _now, _sdjwt_issuer
+    _now = args.now
     ww._issuer = ww.ISSUERS[args.issuer]()
+    try:
+        _sdjwt_issuer = SdJwtIssuer(args.sdjwt_issuer_cert, args.sdjwt_issuer_key)
+    except (OSError, ValueError, Failure) as error:
+        parser.error(f"--sdjwt-issuer-cert/--sdjwt-issuer-key: {error}")
     root = x509.load_pem_x509_certificate(Path(args.reader_root).read_bytes())
     if args.present:
         return present(args.present, args.origin, args.base_url, root, args.token, args.enc, args.public_base_url)

@@ -1195,6 +1195,8 @@ Determinism: keys from labels, RFC 6979 ECDSA (certificates, JWTs, KB-JWTs), sal
   and its leaf), `issuer-self-signed.pem` (self-signed, not a CA), `status-signer.pem` (list signer under
   issuer-ca). Unless stated otherwise certificates are valid 2024-01-01..2074-01-01. `pki/keys/<name>.pem`: PKCS#8
   for each of them, plus `holder.pem` (the `cnf.jwk` key) and `holder-other.pem` (signs `kb-wrong-key`).
+* `trusted-issuers/issuer-ca.pem`: the trust anchor alone, the folder the demo configuration seeds its SD-JWT VC
+  issuer trust set from (`sdJwtVc.seedDirectory`).
 * `cases/<name>.txt`: one compact SD-JWT+KB presentation (`<issuer JWT>~<disclosure>~...~<KB-JWT>`, or ending in `~`
   without KB), exact bytes, no trailing newline. Hash and verify the bytes as stored.
 * `lists/<name>.jwt`: Token Status List JWTs (compact, no trailing newline), served by the tests at
@@ -1281,6 +1283,8 @@ def main() -> int:
         shutil.rmtree(OUT)
     for name, (cert, key) in pki.items():
         write_bytes(OUT / "pki" / f"{name}.pem", cert.public_bytes(serialization.Encoding.PEM))
+    # The trust set alone (the only anchor), a directory verifierd's demo configuration seeds its issuer set from.
+    write_bytes(OUT / "trusted-issuers" / "issuer-ca.pem", pki["issuer-ca"][0].public_bytes(serialization.Encoding.PEM))
     key_names = list(pki) + ["holder", "holder-other"]
     for name in key_names:
         key = pki[name][1] if name in pki else derive_key(f"sdjwt/{name}")

@@ -46,6 +46,8 @@ enum ReportJSON {
 
     static func write(_ document: DocumentReport, includeClaims: Bool, into writer: inout JSONWriter) {
         writer.beginObject()
+        writer.key("format")
+        writer.string("mso_mdoc")
         writer.key("docType")
         writer.string(document.docType)
         writer.key("verified")

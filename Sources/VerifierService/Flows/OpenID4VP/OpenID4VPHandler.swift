@@ -25,6 +25,9 @@ struct OpenID4VPHandler: Sendable {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
         let requested = try Self.query(body)
+        if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
+            throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
+        }
         switch body.flow ?? "dc_api" {
         case "dc_api":
             return try await createDigitalCredentialsRequest(body, requested: requested, oid4vp: oid4vp, for: integrator)
@@ -46,7 +49,9 @@ struct OpenID4VPHandler: Sendable {
         } catch {
             throw ServiceProblem.invalidRequest(error.detail)
         }
-        if let problem = RequestLimits.problem(with: query.requested) { throw ServiceProblem.invalidRequest(problem) }
+        if !query.requested.documents.isEmpty, let problem = RequestLimits.problem(with: query.requested) {
+            throw ServiceProblem.invalidRequest(problem)
+        }
         return query
     }
 
@@ -139,12 +144,12 @@ struct OpenID4VPHandler: Sendable {
         } catch {
             verdict = OpenID4VPVerdict(report: .failure(error.code, error.detail), credentialIds: [])
         }
-        return try .report(verdict.report, extra: verdict.reportMembers)
+        return try .verdict(verdict)
     }
 
-    /// The library's verifier with this service's mdoc check at `time`.
+    /// The library's verifier with this service's mdoc and SD-JWT VC checks at `time`.
     func verifier(at time: Date) -> OpenID4VPVerifier {
-        OpenID4VPVerifier(mdoc: verification.check(at: time))
+        OpenID4VPVerifier(mdoc: verification.check(at: time), sdJwtVc: verification.sdJwtVcCheck(at: time))
     }
 
     /// `GET /v1/oid4vp/request-objects/{id}`: the signed request object, once (a wallet's call, no integrator token).
@@ -187,14 +192,12 @@ struct OpenID4VPHandler: Sendable {
             throw ServiceProblem.sessionUnreadable()
         }
         let verdict = await verifier(at: clock.now()).verify(answer, session: session)
-        let report = verdict.report
-        let outcome = report.verified ? "verified" : (report.failureCode?.rawValue ?? "NOT_VERIFIED")
-        let extra: [(String, JSON?)] = report.documents.isEmpty ? [("detail", .string(report.failureDetail ?? ""))] : verdict.reportMembers
+        let outcome = verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")
         // With a redirect URI, a fresh response code goes to the wallet's user agent (OpenID4VP 1.0 14.2, HAIP 5.1): the
         // result is released only to a caller that presents it, so an answer given in another browser is refused.
         let responseCode = session.redirectURI == nil ? nil : SessionIdentifier.make()
-        let result = CrossDeviceResult(verified: report.verified, responseCode: responseCode,
-                                       report: ReportJSON.bytes(report, includeClaims: true, extra: extra))
+        let result = CrossDeviceResult(verified: verdict.verified, responseCode: responseCode,
+                                       report: VerdictJSON.bytes(verdict, includeClaims: true))
         // Into the room reserved with the session: no quota or maximum can refuse it, and the wallet never sees one.
         // Refused only when the reservation outlived its expiry (the answer took longer than the margin): the poll
         // then ends 410.
@@ -257,9 +260,4 @@ struct OpenID4VPHandler: Sendable {
     }
 }
 
-extension OpenID4VPVerdict {
-    /// The report member naming each document's credential id (`credentialIds`, parallel to `documents`).
-    var reportMembers: [(String, JSON?)] {
-        credentialIds.isEmpty ? [] : [("credentialIds", .array(credentialIds.map { .string($0) }))]
-    }
-}
+

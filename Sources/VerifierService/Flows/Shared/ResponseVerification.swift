@@ -1,5 +1,8 @@
 import Foundation
 import MDoc
+import OpenID4VP
+import SDJWT
+import SDJWTVC
 import StatusList
 import TrustManagement
 import TrustStore
@@ -14,11 +17,20 @@ struct ResponseVerification: Sendable {
     let clockSkew: TimeInterval
     let profileChecks: ProfileCheckMode
     let profileChecksByAnchor: [String: ProfileCheckMode]
+    /// The SD-JWT VC issuer trust set (not the IACAs); nil when `sdJwtVc` is not configured.
+    let sdJwtVcIssuers: TrustStoreManager?
+    let sdJwtVcStatusAware: StatusAwareSDJWTVCVerifier
+    /// The oldest KB-JWT `iat` accepted, before the clock skew: the longer of the session lifetime and the
+    /// configured maximum age.
+    let keyBindingMaxAge: TimeInterval
 
     init(configuration: ServiceConfiguration, trust: TrustStoreManager, statusResolver: StatusResolver,
-         now: @escaping @Sendable () -> Date)
+         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil)
     {
         self.trust = trust
+        self.sdJwtVcIssuers = sdJwtVcIssuers
+        sdJwtVcStatusAware = StatusAwareSDJWTVCVerifier(resolver: statusResolver, now: now)
+        keyBindingMaxAge = TimeInterval(max(configuration.sdJwtVc?.keyBindingMaxAgeSeconds ?? 300, configuration.oid4vp?.sessionTTLSeconds ?? 0))
         statusAware = StatusAwareVerifier(resolver: statusResolver, mode: configuration.status.mode, now: now)
         statusPolicy = StatusPolicy(mode: configuration.status.mode, unknown: configuration.status.unknown)
         clockSkew = TimeInterval(configuration.verification.clockSkewSeconds)
@@ -48,6 +60,29 @@ struct ResponseVerification: Sendable {
             var options = self.options(at: time)
             options.requestedItems = requested
             return await verify(response, sessionTranscript: transcript, options: options, trust: trust)
+        }
+    }
+
+    /// Options for one SD-JWT VC at `time`: the KB-JWT must name `nonce` and `audience` with an `iat` in
+    /// [time − the maximum age − skew, time + skew].
+    func sdJwtVcOptions(at time: Date, nonce: String, audience: String, query: SDJWTVCQuery?) -> SDJWTVCOptions {
+        SDJWTVCOptions(verificationTime: time, clockSkew: clockSkew,
+                       keyBinding: KeyBindingExpectation(nonce: nonce, audience: audience,
+                                                         notBefore: time.addingTimeInterval(-keyBindingMaxAge - clockSkew),
+                                                         notAfter: time.addingTimeInterval(clockSkew)),
+                       query: query, statusPolicy: statusPolicy)
+    }
+
+    /// The SD-JWT VC check the OpenID4VP verifier is handed: the configured options at `time`, status, and the issuer
+    /// trust set in force (or `trust`, for the command line's own anchors). Without `sdJwtVc` configured, every SD-JWT
+    /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
+    func sdJwtVcCheck(at time: Date, trust snapshotOverride: TrustSnapshot? = nil) -> SDJWTVCCheck {
+        { [self] presentation, nonce, audience, query in
+            guard let issuers = snapshotOverride ?? sdJwtVcIssuers?.snapshot else {
+                return .failure(FailureCode(rawValue: "SDJWT_VC_NOT_CONFIGURED"), "SD-JWT VC verification is not configured (sdJwtVc)")
+            }
+            let options = sdJwtVcOptions(at: time, nonce: nonce, audience: audience, query: query)
+            return await sdJwtVcStatusAware.verify(presentation, options: options, issuerTrust: issuers)
         }
     }
 }

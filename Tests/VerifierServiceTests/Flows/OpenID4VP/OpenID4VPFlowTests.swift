@@ -77,7 +77,8 @@ struct OpenID4VPFlowTests {
         let refused: [([String: Any], String)] = [
             (["credentials": []], "credentials"),
             (["credentials": [["id": "a b", "format": "mso_mdoc", "meta": ["doctype_value": "x"], "claims": [["path": ["n", "e"]]]]]], ".id"),
-            (["credentials": [["id": "a", "format": "dc+sd-jwt", "meta": ["doctype_value": "x"], "claims": [["path": ["n", "e"]]]]]], "format"),
+            (["credentials": [["id": "a", "format": "dc+sd-jwt", "meta": ["doctype_value": "x"], "claims": [["path": ["n", "e"]]]]]], "vct_values"),
+            (["credentials": [["id": "a", "format": "ldp_vc", "meta": ["doctype_value": "x"], "claims": [["path": ["n", "e"]]]]]], "format"),
             (["credentials": [["id": "a", "format": "mso_mdoc", "meta": [:], "claims": [["path": ["n", "e"]]]]]], "doctype_value"),
             (["credentials": [["id": "a", "format": "mso_mdoc", "meta": ["doctype_value": "x"], "claims": [["path": ["n"]]]]]], "path"),
             (["credentials": [["id": "a", "format": "mso_mdoc", "meta": ["doctype_value": "x"], "claims": [["path": ["n", "e"]]]]],

@@ -5,7 +5,8 @@ import TestSupport
 /// The independent Python OpenID4VP wallet (`TestVectors/generator/oid4vp_wallet.py`: cbor2, cryptography, joserfc)
 /// against the running service: signed and unsigned requests, dc_api and dc_api.jwt, A128GCM and A256GCM, the
 /// cross-device flow, and every refusal. The wallet checks what the service sends by itself (request-object
-/// signature and x5c chain, x509_hash, DCQL, the encryption JWK) and each outcome.
+/// signature and x5c chain, x509_hash, DCQL, the encryption JWK) and each outcome. The same for SD-JWT VCs
+/// (`dc+sd-jwt`): the wallet issues one under the TEST-ONLY issuer of TestVectors/sdjwt and binds it with a KB-JWT.
 @Suite(.serialized)
 struct OpenID4VPWalletInteropTests {
     static let wallet = Fixtures.testVectors.appendingPathComponent("generator/oid4vp_wallet.py")
@@ -16,6 +17,9 @@ struct OpenID4VPWalletInteropTests {
             WebFlowTests.configure(mode: "readerAuth")(&config)
             config["oid4vp"] = ["allowedOrigins": WebFlowTests.origins, "sessionTTLSeconds": 300,
                                 "allowUnencryptedResponses": true, "publicBaseUrl": publicBaseURL]
+            // The SD-JWT VC scenarios' issuer: the TEST-ONLY issuer CA of TestVectors/sdjwt.
+            config["sdJwtVc"] = ["issuerDirectory": "sd-jwt-vc-issuers",
+                                 "seedDirectory": SDJWTVCVectors.folder.appendingPathComponent("trusted-issuers").path]
         })
     }
 
@@ -25,6 +29,10 @@ struct OpenID4VPWalletInteropTests {
         "replay", "wallet-error", "other-session-key", "wrong-kid", "epk-off-curve", "alg-none", "alg-dir", "alg-rsa-oaep",
         "other-origin", "other-nonce", "wrong-handover-name", "thumbprint-null", "unknown-credential-id",
         "two-presentations", "cross-device-request-once", "cross-device-posted-twice", "cross-device-result",
+        // SD-JWT VC (dc+sd-jwt) in every mode, with an mdoc in one request, and its refusals.
+        "sdjwt-signed-jwt-a128gcm", "sdjwt-unsigned-jwt-a256gcm", "sdjwt-signed-plain", "sdjwt-cross-device", "sdjwt-and-mdoc",
+        "sdjwt-unrequested-claim", "sdjwt-wrong-audience", "sdjwt-wrong-nonce", "sdjwt-no-kb", "sdjwt-tampered-disclosure",
+        "sdjwt-untrusted-issuer", "sdjwt-vct-not-requested", "sdjwt-cross-device-dc-api-audience",
     ]
 
     @Test func theWalletPassesEveryScenario() async throws {
@@ -34,6 +42,8 @@ struct OpenID4VPWalletInteropTests {
             "python3", Self.wallet.path, "--base-url", "http://127.0.0.1:\(harness.server.port)",
             "--reader-root", WebWalletInteropTests.readerRoot.path, "--token", ServiceHarness.integratorToken,
             "--public-base-url", Self.publicBaseURL, "--scenarios", Self.everyScenario.joined(separator: ","),
+            // The service's clock (ServiceHarness): the SD-JWT VCs' iat and exp and the KB-JWTs' iat.
+            "--now", "1893456000",
         ])
         var results: [String: [String: Any]] = [:]
         for line in run.output.split(separator: "\n") {

@@ -1,0 +1,151 @@
+import Encodings
+import MDoc
+import OpenID4VP
+import SDJWT
+import SDJWTVC
+import HTTPServer
+import StrictJSON
+
+/// The JSON of an OpenID4VP verdict: the report shape every flow answers with (`verified`, `code`, `message`,
+/// `documents`), its documents in the order presented, each saying its `format`, and `credentialIds` parallel to
+/// `documents`. An SD-JWT VC document keeps the holder's KB-JWT claims in `keyBinding`, apart from the issuer's.
+enum VerdictJSON {
+    static func bytes(_ verdict: OpenID4VPVerdict, includeClaims: Bool, credentialIds: Bool = true,
+                      extra: [(String, JSON?)] = []) -> [UInt8] {
+        guard !verdict.documents.isEmpty else {
+            let report = verdict.report
+            return ReportJSON.bytes(report, includeClaims: includeClaims, extra: [("detail", .string(report.failureDetail ?? ""))] + extra)
+        }
+        let includeClaims = includeClaims && verdict.verified
+        var writer = JSONWriter(capacity: 4096)
+        writer.beginObject()
+        writer.key("verified")
+        writer.bool(verdict.verified)
+        if !verdict.verified {
+            writer.key("code")
+            writer.string((verdict.failureCode ?? .deviceResponseMalformed).rawValue)
+            writer.key("message")
+            writer.string(message(verdict))
+        }
+        writer.key("documents")
+        writer.beginArray()
+        for document in verdict.documents {
+            switch document.report {
+            case .mdoc(let report): ReportJSON.write(report, includeClaims: includeClaims, into: &writer)
+            case .sdJwtVc(let report): write(report, includeClaims: includeClaims, into: &writer)
+            }
+        }
+        writer.endArray()
+        if credentialIds {
+            writer.key("credentialIds")
+            writer.beginArray()
+            for document in verdict.documents { writer.string(document.credentialId) }
+            writer.endArray()
+        }
+        for (name, value) in extra {
+            guard let value else { continue }
+            writer.key(name)
+            writer.value(value)
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The first failing check, named with its document's format.
+    static func message(_ verdict: OpenID4VPVerdict) -> String {
+        for document in verdict.documents {
+            switch document.report {
+            case .mdoc(let report):
+                if let failing = report.checks.first(where: { $0.status == .failed }) {
+                    return "\(failing.id.rawValue) failed: \(failing.detail ?? failing.code?.rawValue ?? "")"
+                }
+            case .sdJwtVc(let report):
+                if let failing = report.checks.first(where: { $0.status == .failed }) {
+                    return "\(failing.id.rawValue) failed: \(failing.detail ?? failing.code?.rawValue ?? "")"
+                }
+            }
+        }
+        return verdict.failureDetail ?? "not verified"
+    }
+
+    /// One SD-JWT VC: `format`, `vct`, `verified`, the issuer-signed `claims` (only when the whole answer verified),
+    /// the `disclosed` paths, `issuer`, `validity`, the holder's `keyBinding` and every check.
+    static func write(_ report: SDJWTVCReport, includeClaims: Bool, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("format")
+        writer.string(SDJWTVCVerifier.credentialType)
+        if let vct = report.vct {
+            writer.key("vct")
+            writer.string(vct)
+        }
+        writer.key("verified")
+        writer.bool(report.verified)
+        if includeClaims && report.verified, let claims = report.claims {
+            writer.key("claims")
+            writer.value(claims)
+            writer.key("disclosed")
+            writer.beginArray()
+            for path in report.disclosedPaths { writer.string(path.dotted) }
+            writer.endArray()
+        }
+        writer.key("issuer")
+        writer.beginObject()
+        for (name, value) in [("iss", report.issuer.iss), ("signer", report.issuer.signerSubject), ("anchor", report.issuer.anchorSubject),
+                              ("anchorSha256", report.issuer.anchorSHA256)] {
+            guard let value else { continue }
+            writer.key(name)
+            writer.string(value)
+        }
+        writer.endObject()
+        writer.key("validity")
+        writer.beginObject()
+        for (name, value) in [("issuedAt", report.issuedAt), ("notBefore", report.notBefore), ("expiresAt", report.expiresAt)] {
+            guard let value else { continue }
+            writer.key(name)
+            writer.timestamp(value)
+        }
+        writer.endObject()
+        if let binding = report.keyBinding {
+            // Holder-asserted, never issuer data: what the holder's KB-JWT signed.
+            writer.key("keyBinding")
+            writer.beginObject()
+            writer.key("issuedAt")
+            writer.timestamp(binding.issuedAt)
+            writer.key("audience")
+            writer.string(binding.audience)
+            writer.endObject()
+        }
+        writer.key("checks")
+        writer.beginArray()
+        for check in report.checks {
+            writer.beginObject()
+            writer.key("id")
+            writer.string(check.id.rawValue)
+            writer.key("outcome")
+            writer.string(check.status.rawValue)
+            if let code = check.code {
+                writer.key("code")
+                writer.string(code.rawValue)
+            }
+            if let detail = check.detail {
+                writer.key("detail")
+                writer.string(detail)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension HTTPServerResponse {
+    /// A verdict as ``report(_:extra:)`` answers a report: 200 verified, 422 not, 400 for the input problems that
+    /// leave nothing to verify.
+    static func verdict(_ verdict: OpenID4VPVerdict) throws(ServiceProblem) -> HTTPServerResponse {
+        guard !verdict.documents.isEmpty else { return try .report(verdict.report) }
+        var response = HTTPServerResponse.json(VerdictJSON.bytes(verdict, includeClaims: true),
+                                               status: verdict.verified ? .ok : .unprocessableContent)
+        response.logAnnotations = ["outcome": verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")]
+        return response
+    }
+}
