@@ -262,7 +262,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "OpenID4VPTests", dependencies: [
-            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication", "SessionStore",
+            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication", "SessionStore", "SDJWTVC",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [

@@ -14,6 +14,12 @@ public enum ClaimPathComponent: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Array where Element == ClaimPathComponent {
+    /// ``dotted`` cut to 128 characters, for failure details (names come from the input).
+    public var shortDotted: String {
+        let text = dotted
+        return text.count <= 128 ? text : String(text.prefix(128)) + "…"
+    }
+
     /// `address.street_address`, `nationalities[0]`.
     public var dotted: String {
         var text = ""

@@ -73,6 +73,7 @@ public struct DisclosureResolver: Sendable {
             throw SDJWTFailure(.payloadMalformed, "the claims nest deeper than \(limits.maximumDepth)")
         }
         var output: [(String, JSON)] = []
+        var names = Set<String>()
         var digests: [String] = []
         for (name, member) in members {
             switch name {
@@ -90,6 +91,7 @@ public struct DisclosureResolver: Sendable {
                 throw SDJWTFailure(.payloadMalformed, "_sd_alg appears below the top level (at \(where_(path)))")
             default:
                 let memberProtected = protected || (isTop && protectedNames.contains(name))
+                names.insert(name)
                 output.append((name, try value(member, path: path + [.name(name)], depth: depth + 1, protected: memberProtected,
                                                disclosures: disclosures, state: &state)))
             }
@@ -103,15 +105,16 @@ public struct DisclosureResolver: Sendable {
             guard let name = disclosure.name else {
                 throw SDJWTFailure(.disclosureMalformed, "disclosure \(position + 1) is an array element but \(where_(path))'s _sd refers to it")
             }
-            guard name != "_sd", name != "..." else {
+            // `_sd` and `...` (7.1 step 3.2.2), and `_sd_alg` (4.1.1: reserved, it never survives processing).
+            guard name != "_sd", name != "...", name != "_sd_alg" else {
                 throw SDJWTFailure(.disclosureNameInvalid, "disclosure \(position + 1) names its claim \"\(name)\"")
             }
             if protected || (isTop && protectedNames.contains(name)) {
                 throw SDJWTFailure(.protectedClaimDisclosed,
-                                   "\((path + [.name(name)]).dotted) comes from a disclosure; it must be in the clear")
+                                   "\((path + [.name(name)]).shortDotted) comes from a disclosure; it must be in the clear")
             }
-            guard !output.contains(where: { $0.0 == name }) else {
-                throw SDJWTFailure(.claimNameCollision, "\((path + [.name(name)]).dotted) is both in the clear and disclosed, or disclosed twice")
+            guard names.insert(name).inserted else {
+                throw SDJWTFailure(.claimNameCollision, "\((path + [.name(name)]).shortDotted) is both in the clear and disclosed, or disclosed twice")
             }
             state.used.insert(position)
             let claimPath = path + [.name(name)]
@@ -142,7 +145,7 @@ public struct DisclosureResolver: Sendable {
                     throw SDJWTFailure(.disclosureMalformed, "disclosure \(position + 1) names a claim but \(where_(path)) holds it as an array element")
                 }
                 if protected {
-                    throw SDJWTFailure(.protectedClaimDisclosed, "an element of \(path.dotted) comes from a disclosure; it must be in the clear")
+                    throw SDJWTFailure(.protectedClaimDisclosed, "an element of \(path.shortDotted) comes from a disclosure; it must be in the clear")
                 }
                 state.used.insert(position)
                 let elementPath = path + [.index(output.count)]
@@ -158,6 +161,6 @@ public struct DisclosureResolver: Sendable {
     }
 
     private func where_(_ path: ClaimPath) -> String {
-        path.isEmpty ? "the top level" : path.dotted
+        path.isEmpty ? "the top level" : path.shortDotted
     }
 }

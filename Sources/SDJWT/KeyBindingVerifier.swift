@@ -65,12 +65,18 @@ public struct KeyBindingVerifier: Sendable {
         return Verified(issuedAt: issuedAt, nonce: nonce, audience: audience)
     }
 
-    /// A NumericDate (RFC 7519 2): a JSON number of seconds, integer or not; nil for anything else.
+    /// A NumericDate (RFC 7519 2): a JSON number of seconds, integer or not, within years 0001 to 9999 (a date
+    /// outside them is no date anyone issues, and would not print); nil for anything else.
     public static func numericDate(_ value: JSON?) -> Double? {
+        let seconds: Double
         switch value {
-        case .int(let seconds)?: return Double(seconds)
-        case .double(let seconds)? where seconds.isFinite: return seconds
+        case .int(let integer)?: seconds = Double(integer)
+        case .double(let number)? where number.isFinite: seconds = number
         default: return nil
         }
+        return abs(seconds) <= maximumNumericDate ? seconds : nil
     }
+
+    /// 9999-12-31T23:59:59Z in seconds since the epoch.
+    public static let maximumNumericDate: Double = 253_402_300_799
 }

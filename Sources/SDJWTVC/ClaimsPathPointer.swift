@@ -5,7 +5,8 @@ import StrictJSON
 enum ClaimsPathPointer {
     /// The values `path` selects in `root`: a name selects that member of each selected object (a missing member
     /// drops it), `null` every element of each selected array, an index that element. Selecting into the wrong type
-    /// selects nothing (the claim is then absent).
+    /// (a name on a non-object, `null` or an index on a non-array) is an error (7.1): nothing is selected, and the
+    /// claim is absent.
     static func select(_ path: [SDJWTVCQuery.PathElement], in root: JSON) -> [JSON] {
         var selected = [root]
         for element in path {
@@ -19,7 +20,7 @@ enum ClaimsPathPointer {
                 case (.index(let index), .array(let items)):
                     if index >= 0, index < items.count { next.append(items[index]) }
                 default:
-                    continue
+                    return []
                 }
             }
             selected = next

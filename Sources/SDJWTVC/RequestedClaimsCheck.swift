@@ -6,14 +6,17 @@ import StrictJSON
 /// disclosure on or under a requested path (a wallet must not disclose more, and its value is never returned); the
 /// requested claims present, with the query's `values` enforced here rather than trusted to the wallet.
 enum RequestedClaimsCheck {
-    static func evaluate(query: SDJWTVCQuery, vct: String, claims: JSON, disclosedPaths: [ClaimPath]) -> SDJWTVCCheckResult {
+    /// `akaVcts`: the credential's plain `aka_vcts` (SD-JWT VC -18 and later: other names of its type, which match
+    /// `meta.vct_values` too).
+    static func evaluate(query: SDJWTVCQuery, vct: String, akaVcts: [String], claims: JSON, disclosedPaths: [ClaimPath]) -> SDJWTVCCheckResult {
         let id = SDJWTVCCheckID.requestClaims
-        guard query.vctValues.contains(vct) else {
+        guard query.vctValues.contains(vct) || akaVcts.contains(where: query.vctValues.contains) else {
             return .failed(id, FailureCode(.vctNotRequested), "vct \"\(vct.prefix(128))\" is not among the query's vct_values")
         }
+        guard query.restrictsClaims else { return .passed(id, "vct accepted; every claim reported") }
         let patterns = query.claims.map(\.path)
         if let unrequested = disclosedPaths.first(where: { !ClaimsPathPointer.isRequested($0, by: patterns) }) {
-            return .failed(id, FailureCode(.elementNotRequested), "the presentation discloses \(unrequested.dotted), which the query does not request")
+            return .failed(id, FailureCode(.elementNotRequested), "the presentation discloses \(unrequested.shortDotted), which the query does not request")
         }
         var satisfied: [Int: Bool] = [:]
         var firstProblem: (code: SDJWTVCErrorCode, detail: String)?

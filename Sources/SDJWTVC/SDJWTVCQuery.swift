@@ -40,13 +40,28 @@ public struct SDJWTVCQuery: Sendable, Equatable {
     public let claimSets: [[String]]
     /// `require_cryptographic_holder_binding` (default true).
     public let requireHolderBinding: Bool
+    /// False only for ``typesOnly(_:)``: the credential types are restricted, the claims are not (every claim is
+    /// reported). A DCQL query always restricts its claims (none listed: no disclosure allowed).
+    public let restrictsClaims: Bool
 
     public init(vctValues: [String], claims: [Claim] = [], claimSets: [[String]] = [], requireHolderBinding: Bool = true) {
         self.vctValues = vctValues
         self.claims = claims
         self.claimSets = claimSets
         self.requireHolderBinding = requireHolderBinding
+        restrictsClaims = true
     }
+
+    private init(typesOnly vctValues: [String]) {
+        self.vctValues = vctValues
+        claims = []
+        claimSets = []
+        requireHolderBinding = true
+        restrictsClaims = false
+    }
+
+    /// Accepts only these credential types and reports every claim (the bare route's `vctValues`).
+    public static func typesOnly(_ vctValues: [String]) -> SDJWTVCQuery { SDJWTVCQuery(typesOnly: vctValues) }
 
     public var pathText: (Claim) -> String {
         { "[" + $0.path.map(\.description).joined(separator: ",") + "]" }

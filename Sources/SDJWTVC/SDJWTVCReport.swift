@@ -10,8 +10,8 @@ public struct SDJWTVCReport: Sendable {
     public let vct: String?
     /// True when no check failed (warnings and not-applicable checks do not fail a credential).
     public let verified: Bool
-    /// The issuer-signed claims after disclosure: with a query, only what it asked for (always-visible claims
-    /// included); without one, the whole processed payload. Nil when the disclosures could not be applied.
+    /// The issuer-signed claims after disclosure: with a query, only the paths it asked for (a claim in the clear
+    /// too, when asked for); without one, the whole processed payload. Nil when the disclosures could not be applied.
     public let claims: JSON?
     /// Where a disclosure supplied a value (the rest of ``claims`` was in the clear).
     public let disclosedPaths: [ClaimPath]

@@ -95,7 +95,8 @@ public struct SDJWTVCVerifier: Sendable {
             }
         } else if !claims.hasConfirmation {
             checked.checks.append(.failed(.keyBinding, FailureCode(rawValue: SDJWTErrorCode.confirmationKeyMissing.rawValue),
-                                          "holder binding is required but the credential has no cnf.jwk"))
+                                          required ? "holder binding is required but the credential has no cnf.jwk"
+                                              : "a KB-JWT was sent but the credential has no cnf.jwk to check it with (RFC 9901 4.3)"))
         } else {
             checked.checks.append(.notApplicable(.keyBinding, "cnf is malformed (sdjwt.claims)"))
         }
@@ -103,9 +104,12 @@ public struct SDJWTVCVerifier: Sendable {
         // request.claims
         if let query = options.query {
             if let processed = resolved?.claims, let vct {
-                checked.checks.append(RequestedClaimsCheck.evaluate(query: query, vct: vct, claims: processed,
+                let akaVcts: [String] = { if case .array(let items)? = payload[member: "aka_vcts"] { return items.compactMap(\.stringValue) } else { return [] } }()
+                checked.checks.append(RequestedClaimsCheck.evaluate(query: query, vct: vct, akaVcts: akaVcts, claims: processed,
                                                                     disclosedPaths: resolved?.disclosedPaths ?? []))
-                checked.claims = ClaimsPathPointer.project(processed, query.claims.map(\.path)) ?? .object([])
+                if query.restrictsClaims {
+                    checked.claims = ClaimsPathPointer.project(processed, query.claims.map(\.path)) ?? .object([])
+                }
             } else {
                 checked.checks.append(.notApplicable(.requestClaims, "the claims could not be read (sdjwt.disclosures or sdjwt.claims)"))
                 checked.claims = nil

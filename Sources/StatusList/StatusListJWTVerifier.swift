@@ -63,13 +63,14 @@ extension StatusListTokenVerifier {
         guard let iat = try Self.jwtNumericDate(claims[member: "iat"], "iat") else { throw StatusListError("iat is missing") }
         let issuedAt = Date(timeIntervalSince1970: iat)
         if issuedAt > now.addingTimeInterval(clockSkew) {
-            throw StatusListError("iat is \(Int(issuedAt.timeIntervalSince(now))) s in the future (clock skew \(Int(clockSkew)) s)")
+            throw StatusListError("iat \(RFC3339Timestamp.string(issuedAt)) is in the future beyond the clock skew of \(Int(clockSkew)) s")
         }
         let expiresAt = try Self.jwtNumericDate(claims[member: "exp"], "exp").map(Date.init(timeIntervalSince1970:))
         if let expiresAt, expiresAt <= now { throw StatusListError("the list expired (exp)") }
         var ttl: TimeInterval?
         if let seconds = try Self.jwtNumericDate(claims[member: "ttl"], "ttl") {
-            guard seconds >= 0 else { throw StatusListError("ttl is negative") }
+            // TSL 5.1: a positive number of seconds.
+            guard seconds > 0 else { throw StatusListError("ttl is not positive") }
             ttl = min(seconds, 31_536_000)
         }
         guard let list = claims[member: "status_list"], case .object = list else { throw StatusListError("status_list is missing") }

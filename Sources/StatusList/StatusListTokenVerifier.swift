@@ -2,6 +2,7 @@ import CBOR
 import CertificationPath
 import COSE
 import Crypto
+import Encodings
 import Foundation
 import MDoc
 import TrustStore
@@ -87,7 +88,7 @@ public struct StatusListTokenVerifier: Sendable {
         }
         let issuedAt = Date(timeIntervalSince1970: iat)
         if issuedAt > now.addingTimeInterval(clockSkew) {
-            throw StatusListError("iat is \(Int(issuedAt.timeIntervalSince(now))) s in the future (clock skew \(Int(clockSkew)) s)")
+            throw StatusListError("iat \(RFC3339Timestamp.string(issuedAt)) is in the future beyond the clock skew of \(Int(clockSkew)) s")
         }
         let expiresAt = try NumericDate.seconds(claims[intKey: Self.expClaim], claim: "exp").map(Date.init(timeIntervalSince1970:))
         if let expiresAt, expiresAt <= now { throw StatusListError("the list expired (exp)") }

@@ -140,8 +140,10 @@ public final class VerifierService: Sendable {
         let sessions = SessionDesk(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         // The SD-JWT VC issuer trust set: a directory of its own, kept like the IACA directory.
         if let section = configuration.sdJwtVc {
-            if let problem = TrustDirectoryPreflight.problem(directory: section.issuerDirectory, seed: section.seedDirectory) {
-                throw ConfigurationError(key: "sdJwtVc.issuerDirectory", problem.reason)
+            if let problem = TrustDirectoryPreflight.problem(directory: section.issuerDirectory, seed: section.seedDirectory,
+                                                             directoryKey: "sdJwtVc.issuerDirectory", seedKey: "sdJwtVc.seedDirectory",
+                                                             what: "SD-JWT VC issuer CA certificates") {
+                throw problem
             }
             do {
                 sdJwtVcIssuerTrust = try TrustStoreManager(directory: TrustDirectory(url: section.issuerDirectory),

@@ -46,6 +46,9 @@ struct OpenID4VPVerify: AsyncParsableCommand {
     @Option(help: "The DCQL query (JSON file).") var dcql: String?
     @Option(help: "A trusted IACA (PEM); repeat for several. Replaces the configured trust set.") var anchor: [String] = []
     @Flag(help: "Mark the --anchor certificates lenient (known issuer deviations become warnings).") var lenient = false
+    @Option(name: .customLong("sd-jwt-vc-issuer"),
+            help: "A trusted SD-JWT VC issuer CA (PEM); repeat for several. Replaces the configured issuer trust set.")
+    var sdJwtVcIssuer: [String] = []
     @Option(help: "Verification time (RFC 3339); default now.") var at: String?
     @Flag(name: .customLong("no-status"), help: "Do not fetch status lists (offline); mso.status then says so.") var noStatus = false
 
@@ -74,6 +77,17 @@ struct OpenID4VPVerify: AsyncParsableCommand {
                 }
             }
             trust = TrustSnapshot(set: TrustSet(anchors: anchors).normalized())
+        }
+        var issuerTrust: TrustSnapshot?
+        if !sdJwtVcIssuer.isEmpty {
+            var anchors: [TrustAnchor] = []
+            for file in sdJwtVcIssuer {
+                let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+                for block in try PEM.blocks(in: text) where block.label == "CERTIFICATE" {
+                    anchors.append(try TrustAnchor(derBytes: block.bytes, file: file))
+                }
+            }
+            issuerTrust = TrustSnapshot(set: TrustSet(anchors: anchors).normalized())
         }
         let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         let (key, thumbprint) = try Self.key(jwk: jwk, thumbprint: jwkThumbprint)
@@ -107,7 +121,8 @@ struct OpenID4VPVerify: AsyncParsableCommand {
             flow: origin != nil ? .digitalCredentialsAPI : .crossDevice, origin: origin, nonce: nonce,
             mode: origin != nil ? (key != nil || thumbprint != nil ? .dcAPIJWT : .dcAPI) : .directPostJWT,
             key: response != nil ? key : nil, query: query, clientId: clientId, responseURI: responseURI, jwkThumbprint: thumbprint)
-        let result = await service.verifyOpenID4VPAnswer(answer, session: session, at: at.flatMap(TDate.parse) ?? Date(), trust: trust)
+        let result = await service.verifyOpenID4VPAnswer(answer, session: session, at: at.flatMap(TDate.parse) ?? Date(), trust: trust,
+                                                         issuerTrust: issuerTrust)
         print(result.text)
         if !result.verified { throw ExitCode(1) }
     }

@@ -367,8 +367,10 @@ def pack(statuses: dict[int, int], bits: int, entries: int) -> bytes:
     return bytes(raw)
 
 
-def jws(header: dict, payload: dict, key, flip: bool = False) -> str:
-    signing_input = b64u(cjson(header).encode()) + "." + b64u(cjson(payload).encode())
+def jws(header: dict, payload: dict | str, key, flip: bool = False) -> str:
+    """payload: a claims dict, or the exact payload JSON text (for spellings cjson cannot produce, e.g. 1e19)."""
+    payload_text = payload if isinstance(payload, str) else cjson(payload)
+    signing_input = b64u(cjson(header).encode()) + "." + b64u(payload_text.encode())
     sig = es_sign(key, signing_input.encode("ascii"))
     if flip:
         sig = bytes([sig[0] ^ 0x01]) + sig[1:]
@@ -390,14 +392,22 @@ def build_lists(pki) -> dict[str, dict]:
         "untrusted-signer": ("signed by issuer-other (its CA is not a trust anchor)", 1, {}, 16, {"signer": "other"}),
         "exp-float-past": ("exp 1893455999.5, half a second before the verification time", 1, {}, 16,
                            {"exp": 1893455999.5}),
+        "iat-huge": ("iat is the JSON number 1e19, spelled literally `\"iat\":1e19` in the payload (beyond year 9999: "
+                     "no NumericDate; also beyond Int64)", 1, {}, 16, {"iat_json": "1e19"}),
+        "ttl-zero": ("ttl 0 (TSL: ttl is a positive number)", 1, {}, 16, {"ttl": 0}),
     }
     lists = {}
     for name, (description, bits, statuses, entries, ov) in specs.items():
         cert, key = (other_cert, other_key) if ov.get("signer") == "other" else (signer_cert, signer_key)
         header = {"alg": "ES256", "typ": ov.get("typ", "statuslist+jwt"), "x5c": [b64std(der(cert))]}
         payload = {"sub": ov.get("sub", list_uri(name)), "iat": LIST_IAT, "exp": ov.get("exp", LIST_EXP),
-                   "ttl": LIST_TTL,
+                   "ttl": ov.get("ttl", LIST_TTL),
                    "status_list": {"bits": bits, "lst": b64u(zlib.compress(pack(statuses, bits, entries), 9))}}
+        if "iat_json" in ov:  # json.dumps would write 1e19 as 1e+19: splice the literal spelling into the text
+            text = cjson(payload)
+            old = f'"iat":{LIST_IAT},'
+            assert text.count(old) == 1
+            payload = text.replace(old, f'"iat":{ov["iat_json"]},')
         lists[name] = {"description": description, "token": jws(header, payload, key, flip=ov.get("flip", False))}
     return lists
 
@@ -422,6 +432,8 @@ class Case:
     status: dict | None = None
     cnf: bool = True
     kb: bool = True
+    vct: str = VCT
+    aka_vcts: list | None = None  # plain aka_vcts (placed right after vct)
     warnings: list | None = None
     model_fn: Callable[[dict], None] | None = None
     overrides: dict[str, Override] = field(default_factory=dict)
@@ -565,6 +577,11 @@ def cases() -> list[Case]:
         Case("name-dots", "A referenced disclosure whose claim name is `...`.", "sdjwt.disclosures",
              "SDJWT_DISCLOSURE_NAME_INVALID",
              inject=[("", "inject/name-dots", j([salt("inject/name-dots"), "...", "x"]))]),
+        Case("name-sd-alg", "A referenced top-level disclosure `[salt, \"_sd_alg\", \"sha-256\"]`: `_sd_alg` is "
+             "reserved (RFC 9901 §4.1.1) and never comes from a disclosure. The plain top-level `_sd_alg` is still "
+             "there, so the name also collides; the reserved-name check comes first.", "sdjwt.disclosures",
+             "SDJWT_DISCLOSURE_NAME_INVALID",
+             inject=[("", "inject/name-sd-alg", j([salt("inject/name-sd-alg"), "_sd_alg", "sha-256"]))]),
         Case("name-collision", "given_name is both a plain claim and disclosed in the same (top-level) object.",
              "sdjwt.disclosures", "SDJWT_CLAIM_NAME_COLLISION",
              payload_fn=lambda p, _d: p.update(given_name="Erika")),
@@ -605,6 +622,17 @@ def cases() -> list[Case]:
         "protected-cnf", "`cnf` is not a plain claim but comes from a disclosure (the KB-JWT is signed by that key).",
         "sdjwt.disclosures", "SDJWT_PROTECTED_CLAIM_DISCLOSED", cnf=False,
         model_fn=lambda m: m.update(cnf=SD({"jwk": jwk(derive_key("sdjwt/holder").public_key())}))))
+    more_protected = {  # name suffix: (claim, value); none of them is in the plain payload
+        "aud": ("aud", "https://verifier.example"),
+        "aka-vcts": ("aka_vcts", ["urn:eudi:pid:de:1"]),
+        "vct-integrity": ("vct#integrity",
+                          "sha256-" + b64std(hashlib.sha256(seed_hash("sdjwt/type-metadata")).digest())),
+    }
+    for suffix, (claim, value) in more_protected.items():
+        out.append(Case(
+            f"protected-{suffix}", f"`{claim}` comes from a top-level disclosure (never selectively disclosable: "
+            + ("RFC 9901 §9.7" if claim == "aud" else "SD-JWT VC §2.2.2.3") + ").", "sdjwt.disclosures",
+            "SDJWT_PROTECTED_CLAIM_DISCLOSED", model_fn=lambda m, c=claim, v=value: m.update({c: SD(v)})))
     out += [
         Case("protected-under-cnf", "cnf carries an _sd whose disclosure adds cnf.kid.", "sdjwt.disclosures",
              "SDJWT_PROTECTED_CLAIM_DISCLOSED",
@@ -622,6 +650,10 @@ def cases() -> list[Case]:
              "SDJWT_KB_MISSING", kb=False),
         Case("kb-missing-cnf-absent-but-required", "No cnf and no KB-JWT while the request requires key binding.",
              "sdjwt.keyBinding", "SDJWT_CNF_MISSING", cnf=False, kb=False),
+        Case("kb-sent-not-required-no-cnf", "No cnf, key binding not required by the request, but a KB-JWT (signed "
+             "by the holder key) is attached: it cannot be checked without cnf.jwk, so it is refused, not ignored.",
+             "sdjwt.keyBinding", "SDJWT_CNF_MISSING", cnf=False, require_kb=False,
+             select={"given_name", "family_name", "birthdate"}),
         Case("kb-typ-jwt", "KB-JWT typ JWT.", "sdjwt.keyBinding", "SDJWT_KB_TYP_INVALID",
              kb_header={"alg": "ES256", "typ": "JWT"}),
         Case("kb-wrong-key", "KB-JWT signed by holder-other, not by cnf.jwk.", "sdjwt.keyBinding",
@@ -665,6 +697,10 @@ def cases() -> list[Case]:
              "STATUS_UNKNOWN", status=status_ref("untrusted-signer", 3)),
         Case("status-exp-float-past", "List `exp-float-past`: exp 1893455999.5 (a float NumericDate) has passed.",
              "sdjwt.status", "STATUS_UNKNOWN", status=status_ref("exp-float-past", 3)),
+        Case("status-iat-huge", "List `iat-huge`: iat is the JSON number 1e19, outside the years 0001-9999, so no "
+             "NumericDate.", "sdjwt.status", "STATUS_UNKNOWN", status=status_ref("iat-huge", 3)),
+        Case("status-ttl-zero", "List `ttl-zero`: ttl 0 (TSL: ttl is a positive number).", "sdjwt.status",
+             "STATUS_UNKNOWN", status=status_ref("ttl-zero", 3)),
         Case("status-index-out-of-range", "List `valid` has 16 entries; idx 16.", "sdjwt.status", "STATUS_UNKNOWN",
              status=status_ref("valid", 16)),
         # ---------------- DCQL ----------------
@@ -687,6 +723,20 @@ def cases() -> list[Case]:
              query=dcql(["given_name"], values={("given_name",): ["X"]})),
         Case("dcql-values-match", "values [\"Erika\"] for given_name; the disclosed value is Erika.",
              select={"given_name"}, query=dcql(["given_name"], values={("given_name",): ["Erika"]})),
+        Case("aka-vcts-match", "vct urn:eudi:pid:de:1 with the plain claim aka_vcts [\"urn:eudi:pid:1\"]; "
+             "meta.vct_values [\"urn:eudi:pid:1\"] matches through aka_vcts (SD-JWT VC -18 and later). Query and "
+             "disclosures: given_name only.", vct="urn:eudi:pid:de:1", aka_vcts=[VCT], select={"given_name"},
+             query=dcql(["given_name"])),
+        Case("dcql-wrong-type-path", "Query paths [\"given_name\"] and [\"nationalities\", null, \"code\"]; "
+             "given_name, nationalities and both elements disclosed. The elements are strings, and a name applied to "
+             "a non-object is an error (OpenID4VP 1.0 §7.1): the claim is not present.", "request.claims",
+             "CLAIM_MISSING", select={"given_name", "nationalities", "nationalities/DE", "nationalities/FR"},
+             query=dcql(["given_name"], ["nationalities", None, "code"])),
+        Case("dcql-index-after-withheld", "nationalities disclosed with FR only (DE withheld, the decoy element "
+             "removed): the processed array is [\"FR\"]. Query path [\"nationalities\", 1] (FR's index in the "
+             "holder's view [DE, FR]) selects nothing: an integer counts like null for \"was it requested\" (so "
+             "the FR disclosure is requested) but must select an element for \"is it present\".", "request.claims",
+             "CLAIM_MISSING", select={"nationalities", "nationalities/FR"}, query=dcql(["nationalities", 1])),
     ]
     return out
 
@@ -700,7 +750,9 @@ def build_case(case: Case, pki) -> tuple[str, dict | None, list | None]:
     discs: dict[str, Disc] = {}
     order: list[str] = []
     body = encode(model, "", discs, case.overrides, order)
-    payload: dict = {"iss": ISS, "iat": CRED_IAT, "exp": CRED_EXP, "vct": VCT}
+    payload: dict = {"iss": ISS, "iat": CRED_IAT, "exp": CRED_EXP, "vct": case.vct}
+    if case.aka_vcts is not None:
+        payload["aka_vcts"] = case.aka_vcts
     if case.cnf:
         payload["cnf"] = {"jwk": jwk(holder_pub)}
     if case.status:
@@ -751,7 +803,9 @@ def build_case(case: Case, pki) -> tuple[str, dict | None, list | None]:
 
     if case.code is not None:
         return text, None, None
-    base = {"iss": ISS, "iat": CRED_IAT, "exp": CRED_EXP, "vct": VCT}
+    base = {"iss": ISS, "iat": CRED_IAT, "exp": CRED_EXP, "vct": case.vct}
+    if case.aka_vcts is not None:
+        base["aka_vcts"] = case.aka_vcts
     if case.cnf:
         base["cnf"] = {"jwk": jwk(holder_pub)}
     if case.status:
@@ -802,6 +856,15 @@ def strict_json(raw: bytes) -> Any:
 
 def is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+NUMERIC_DATE_MIN = ts("0001-01-01T00:00:00Z")  # -62135596800
+NUMERIC_DATE_END = ts("9999-12-31T23:59:59Z") + 1  # 253402300800 (exclusive)
+
+
+def is_numeric_date(v) -> bool:
+    """A JSON number that is a date in the years 0001-9999 (1e19 is a number but no date)."""
+    return is_number(v) and NUMERIC_DATE_MIN <= v < NUMERIC_DATE_END
 
 
 def compact_jws_shape(text: str, allow_empty_sig: bool = True) -> bool:
@@ -970,7 +1033,7 @@ class MiniVerifier:
                     if len(arr) != 3:
                         raise Refused(c, "SDJWT_DISCLOSURE_MALFORMED")
                     name = arr[1]
-                    if name in ("_sd", "..."):
+                    if name in ("_sd", "...", "_sd_alg"):
                         raise Refused(c, "SDJWT_DISCLOSURE_NAME_INVALID")
                     if name in result:
                         raise Refused(c, "SDJWT_CLAIM_NAME_COLLISION")
@@ -1088,9 +1151,9 @@ class MiniVerifier:
             if not es_verify(x509.load_der_x509_certificate(chain[0]).public_key(), sig,
                              f"{h64}.{p64}".encode("ascii")):
                 raise unknown
-            if claims.get("sub") != ref["uri"] or not is_number(claims.get("iat")):
+            if claims.get("sub") != ref["uri"] or not is_numeric_date(claims.get("iat")):
                 raise unknown
-            if "exp" in claims and (not is_number(claims["exp"]) or claims["exp"] <= now):
+            if "exp" in claims and (not is_numeric_date(claims["exp"]) or claims["exp"] <= now):
                 raise unknown
             if "ttl" in claims and (not is_number(claims["ttl"]) or claims["ttl"] <= 0):
                 raise unknown
@@ -1117,7 +1180,9 @@ class MiniVerifier:
 
     def dcql(self, query, processed, disclosed):
         c = "request.claims"
-        if processed.get("vct") not in query["meta"]["vct_values"]:
+        aka = processed.get("aka_vcts")
+        names = [processed.get("vct")] + ([a for a in aka if isinstance(a, str)] if isinstance(aka, list) else [])
+        if not any(n in query["meta"]["vct_values"] for n in names):
             raise Refused(c, "SDJWT_VCT_NOT_REQUESTED")
         requested = [cl["path"] for cl in query.get("claims", [])]
         for cl in query.get("claims", []):
@@ -1200,7 +1265,8 @@ Determinism: keys from labels, RFC 6979 ECDSA (certificates, JWTs, KB-JWTs), sal
 * `cases/<name>.txt`: one compact SD-JWT+KB presentation (`<issuer JWT>~<disclosure>~...~<KB-JWT>`, or ending in `~`
   without KB), exact bytes, no trailing newline. Hash and verify the bytes as stored.
 * `lists/<name>.jwt`: Token Status List JWTs (compact, no trailing newline), served by the tests at
-  `http://127.0.0.1:18614/lists/<name>` (`manifest.json` `statusBaseURI` + each list's `path`).
+  `http://127.0.0.1:18614/lists/<name>` (`manifest.json` `statusBaseURI` + each list's `path`). `iat-huge` spells
+  its `iat` literally as `1e19` in the payload JSON (a number, but no NumericDate).
 * `manifest.json`: verification time 2030-01-01T00:00:00Z, trust anchors, nonce, default audience,
   `kbIatWindowSeconds` (KB-JWT iat allowed in [time - 300, time + 300]), `clockSkewSeconds` (credential exp/nbf;
   a list's exp gets no skew), the lists and the cases.
@@ -1228,7 +1294,8 @@ holder, `_sd_alg` sha-256, 15 selectively disclosable claims (`age_equal_or_over
 `address` with disclosable street_address, locality, postal_code, country; `nationalities` a disclosable array of
 disclosable elements DE and FR with a decoy element between them), three top-level decoy digests and one in
 `address`. KB-JWT: `{"alg":"ES256","typ":"kb+jwt"}`, `iat` = time - 60, `nonce`, `aud`, `sd_hash` over everything up
-to and including the last `~`.
+to and including the last `~`. `aka-vcts-match` alone has another `vct`, urn:eudi:pid:de:1, and a plain `aka_vcts`
+["urn:eudi:pid:1"].
 
 Generated by `TestVectors/generator/sd_jwt_vc.py`, which re-judges every case with its own small verifier and
 checks every valid case's claims against the PyPI `sd-jwt` reference implementation.

@@ -74,9 +74,12 @@ enum VerdictJSON {
         writer.beginObject()
         writer.key("format")
         writer.string(SDJWTVCVerifier.credentialType)
-        if let vct = report.vct {
+        // Read from the payload: written only when the issuer's signature verified (anyone can sign a payload with a
+        // certificate of their own), and cut to 256 bytes.
+        let signed = report.check(.issuerSignature)?.status == .passed
+        if signed, let vct = report.vct {
             writer.key("vct")
-            writer.string(vct)
+            writer.string(String(vct.utf8.prefix(256)) ?? "")
         }
         writer.key("verified")
         writer.bool(report.verified)
@@ -90,7 +93,8 @@ enum VerdictJSON {
         }
         writer.key("issuer")
         writer.beginObject()
-        for (name, value) in [("iss", report.issuer.iss), ("signer", report.issuer.signerSubject), ("anchor", report.issuer.anchorSubject),
+        for (name, value) in [("iss", signed ? report.issuer.iss.map { String($0.utf8.prefix(256)) ?? "" } : nil),
+                              ("signer", report.issuer.signerSubject), ("anchor", report.issuer.anchorSubject),
                               ("anchorSha256", report.issuer.anchorSHA256)] {
             guard let value else { continue }
             writer.key(name)

@@ -9,27 +9,29 @@ import Glibc
 enum TrustDirectoryPreflight {
     /// The problem with `trust.iacaDirectory` / `trust.seedDirectory`, or nil when the directory exists or can be
     /// created from its seed.
-    static func problem(directory: URL, seed: URL?) -> ConfigurationError? {
+    /// `directoryKey` and `seedKey` name the settings (the SD-JWT VC issuer set is kept the same way).
+    static func problem(directory: URL, seed: URL?, directoryKey: String = "trust.iacaDirectory",
+                        seedKey: String = "trust.seedDirectory", what: String = "IACA roots") -> ConfigurationError? {
         let path = directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             return isDirectory.boolValue ? nil
-                : ConfigurationError(key: "trust.iacaDirectory", "\(path) is a file, not a directory")
+                : ConfigurationError(key: directoryKey, "\(path) is a file, not a directory")
         }
         guard let seed else {
-            return ConfigurationError(key: "trust.iacaDirectory",
-                "\(path) does not exist: create it (`mkdir -p \(path)` starts with no anchors, then "
-                + "`verifierd iaca add FILE`), set trust.seedDirectory to a folder of IACA roots to copy in at the "
-                + "first start, or point trust.iacaDirectory at an existing trust directory")
+            return ConfigurationError(key: directoryKey,
+                "\(path) does not exist: create it (`mkdir -p \(path)` starts with no anchors, then add them), set "
+                + "\(seedKey) to a folder of \(what) to copy in at the first start, or point \(directoryKey) at an "
+                + "existing trust directory")
         }
         var seedIsDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: seed.path, isDirectory: &seedIsDirectory), seedIsDirectory.boolValue else {
-            return ConfigurationError(key: "trust.seedDirectory",
-                "\(seed.path) is not a directory (it seeds trust.iacaDirectory \(path), which does not exist yet): "
-                + "fix the path, or remove trust.seedDirectory and create \(path) yourself")
+            return ConfigurationError(key: seedKey,
+                "\(seed.path) is not a directory (it seeds \(directoryKey) \(path), which does not exist yet): "
+                + "fix the path, or remove \(seedKey) and create \(path) yourself")
         }
         guard access(seed.path, R_OK | X_OK) == 0 else {
-            return ConfigurationError(key: "trust.seedDirectory",
+            return ConfigurationError(key: seedKey,
                 "cannot read \(seed.path): permission denied for uid \(getuid())")
         }
         // The nearest folder that exists is where the directory would be created.
@@ -38,10 +40,10 @@ enum TrustDirectoryPreflight {
             parent = parent.deletingLastPathComponent()
         }
         guard access(parent.path, W_OK | X_OK) == 0 else {
-            return ConfigurationError(key: "trust.iacaDirectory",
+            return ConfigurationError(key: directoryKey,
                 "cannot create \(path): permission denied: \(parent.path) is not writable for uid \(getuid()) "
                 + "(make it writable for this user, e.g. `chown \(getuid()) \(parent.path)`, or point "
-                + "trust.iacaDirectory at a writable folder)")
+                + "\(directoryKey) at a writable folder)")
         }
         return nil
     }

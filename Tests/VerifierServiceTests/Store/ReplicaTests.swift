@@ -58,6 +58,11 @@ final class ReplicaTests: @unchecked Sendable {
         trustSection["seedDirectory"] = absolute(trustSection["seedDirectory"] as? String ?? "")
         trustSection["vicalSigners"] = (trustSection["vicalSigners"] as? [String: String] ?? [:]).mapValues(absolute)
         root["trust"] = trustSection
+        // The SD-JWT VC issuer set: this replica's own directory, seeded from the demo's TEST-ONLY issuer.
+        var sdJwtVc = try #require(root["sdJwtVc"] as? [String: Any])
+        sdJwtVc["issuerDirectory"] = trust.deletingLastPathComponent().appendingPathComponent(trust.lastPathComponent + "-sd-jwt-vc").path
+        sdJwtVc["seedDirectory"] = absolute(sdJwtVc["seedDirectory"] as? String ?? "")
+        root["sdJwtVc"] = sdJwtVc
         var tokens = try #require(root["readerTokens"] as? [String: Any])
         tokens["signingKey"] = absolute(tokens["signingKey"] as? String ?? "")
         root["readerTokens"] = tokens

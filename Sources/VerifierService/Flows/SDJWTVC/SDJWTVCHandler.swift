@@ -40,7 +40,7 @@ struct SDJWTVCHandler: Sendable {
             guard !types.isEmpty, types.count <= 16, types.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 256 }) else {
                 throw ServiceProblem.invalidRequest("\"vctValues\" is 1 to 16 non-empty strings of at most 256 bytes")
             }
-            query = SDJWTVCQuery(vctValues: types, claims: [], requireHolderBinding: true)
+            query = .typesOnly(types)
         }
         let result = await verification.sdJwtVcCheck(at: time)(body.presentation, body.nonce, body.audience, query)
         let extra: [(String, JSON?)] = [(Self.keyBindingSourceField, .string("caller"))]

@@ -138,6 +138,34 @@ struct SDJWTVCFlowTests {
         await harness.stop()
     }
 
+    /// `vctValues` on the bare route restricts the type only: every claim is still reported; another type is refused.
+    /// A payload whose signature does not verify never has its `vct` or `iss` echoed.
+    @Test func theBareRouteRestrictsTypesNotClaims() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.stop() } }
+        let valid = try #require(SDJWTVCVectors.cases.first { $0.name == "valid" })
+        var body: [String: Any] = [
+            "presentation": try valid.presentation, "nonce": SDJWTVCVectors.manifest?["nonce"]?.string ?? "",
+            "audience": SDJWTVCVectors.manifest?["audience"]?.string ?? "", "verificationTime": Self.time,
+            "vctValues": ["urn:eudi:pid:1"],
+        ]
+        let accepted = try await harness.post("/v1/sd-jwt-vc/verify", json: body)
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let claims = ((accepted.json["documents"] as? [[String: Any]])?.first?["claims"] as? [String: Any]) ?? [:]
+        #expect(claims["birthdate"] as? String == "1964-08-12" && claims["given_name"] as? String == "Erika")
+        body["vctValues"] = ["urn:other:1"]
+        let refused = try await harness.post("/v1/sd-jwt-vc/verify", json: body)
+        #expect(refused.status == 422 && refused.json["code"] as? String == "SDJWT_VCT_NOT_REQUESTED", "\(refused.text)")
+        let forged = try #require(SDJWTVCVectors.cases.first { $0.name == "bad-signature" })
+        body["presentation"] = try forged.presentation
+        body["vctValues"] = nil
+        let unsigned = try await harness.post("/v1/sd-jwt-vc/verify", json: body)
+        #expect(unsigned.status == 422)
+        let document = try #require((unsigned.json["documents"] as? [[String: Any]])?.first)
+        #expect(document["vct"] == nil && (document["issuer"] as? [String: Any])?["iss"] == nil, "\(unsigned.text)")
+        await harness.stop()
+    }
+
     /// Without the `sdJwtVc` section, SD-JWT VC queries are refused when the request is made.
     @Test func unconfiguredServicesRefuseSDJWTVCQueries() async throws {
         let harness = try OpenID4VPFlowTests.harness()
