@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(name: "https-probe", swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
         .executableTarget(name: "verifierd-bench", dependencies: [
-            "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings",
+            "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
@@ -341,6 +341,7 @@ if Context.environment["VERIFIERD_FUZZ"] == "1" {
         ("FuzzProximity", ["Proximity", "MDoc", crypto]),
         ("FuzzWebResponse", ["WebPresentment", "MDoc", "TrustStore", crypto]),
         ("FuzzOpenID4VP", ["OpenID4VP", "MDoc", "StrictJSON", crypto]),
+        ("FuzzSDJWTVC", ["SDJWTVC", "SDJWT", "MDoc", "StrictJSON", "TrustStore"]),
     ]
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/Sources/CFuzzerDriver"))
     for (name, dependencies) in harnesses {

@@ -23,6 +23,12 @@ public struct PathCandidate: Sendable {
 
     /// The CA certificates below the anchor (the path without its leaf).
     public var intermediates: ArraySlice<Certificate> { path.dropFirst() }
+
+    public init(path: [Certificate], anchor: Certificate?, leaf: Certificate) {
+        self.path = path
+        self.anchor = anchor
+        self.leaf = leaf
+    }
 }
 
 /// One rule a certification path must meet for one use (one file each, in the style of swift-certificates'

@@ -16,6 +16,11 @@ public enum Base64URL {
         decodeBytes(text).map { Data($0) }
     }
 
+    /// As ``decodeBytes(_:)``, from UTF-8 bytes in place.
+    public static func decodeBytes(utf8 input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        Base64Input.decode(input, table: Base64Input.urlAlphabet)
+    }
+
     /// As ``decode(_:)``, into an array (one pass with a lookup table).
     public static func decodeBytes(_ text: String) -> [UInt8]? {
         var text = text

@@ -16,20 +16,21 @@ public struct CompactJWS: Sendable {
     }
 
     public init(_ text: Substring, limits: SDJWTLimits) throws(Malformed) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = text.splitBytes(UInt8(ascii: "."))
         guard parts.count == 3 else { throw Malformed(reason: "a compact JWS has three parts; this has \(parts.count)") }
         header = try Self.object(parts[0], "header", limits: limits)
         payload = try Self.object(parts[1], "payload", limits: limits)
         // An empty signature (`alg` `none`) is read, so that the refusal names the algorithm.
-        guard let signature = Base64URL.decodeBytes(String(parts[2])) else {
+        guard let signature = parts[2].base64URLDecoded else {
             throw Malformed(reason: "the signature is not base64url")
         }
         self.signature = signature
-        signingInput = Array(text.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+        let signed = parts[0].utf8.count + 1 + parts[1].utf8.count
+        signingInput = text.withBytes { Array(UnsafeBufferPointer(rebasing: $0[0..<signed])) }
     }
 
     static func object(_ part: Substring, _ name: String, limits: SDJWTLimits) throws(Malformed) -> JSON {
-        guard let bytes = Base64URL.decodeBytes(String(part)) else { throw Malformed(reason: "the \(name) is not base64url") }
+        guard let bytes = part.base64URLDecoded else { throw Malformed(reason: "the \(name) is not base64url") }
         let value: JSON
         do {
             value = try JSONParser.parse(bytes, limits: .init(maximumDepth: limits.maximumDepth, maximumValues: limits.maximumValues))

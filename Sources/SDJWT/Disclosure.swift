@@ -16,7 +16,7 @@ public struct Disclosure: Sendable {
     public init(_ text: Substring, limits: SDJWTLimits) throws(SDJWTFailure) {
         self.text = text
         digest = Self.digest(of: text)
-        guard let bytes = Base64URL.decodeBytes(String(text)) else {
+        guard let bytes = text.base64URLDecoded else {
             throw SDJWTFailure(.disclosureMalformed, "a disclosure is not base64url")
         }
         let decoded: JSON
@@ -44,6 +44,11 @@ public struct Disclosure: Sendable {
 
     /// base64url(SHA-256(`text`)).
     public static func digest(of text: some StringProtocol) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Array(text.utf8))))
+        Base64URL.encode(Array(sha256(text)))
+    }
+
+    /// SHA-256 of the UTF-8 of `text`, read in place when it is contiguous.
+    public static func sha256(_ text: some StringProtocol) -> SHA256.Digest {
+        Substring(text).withBytes { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     }
 }

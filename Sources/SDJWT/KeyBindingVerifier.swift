@@ -47,7 +47,7 @@ public struct KeyBindingVerifier: Sendable {
         guard let iat = Self.numericDate(claims[member: "iat"]) else {
             throw SDJWTFailure(.keyBindingMalformed, "the KB-JWT has no numeric iat")
         }
-        let expectedHash = Base64URL.encode(Array(SHA256.hash(data: Array(presentation.keyBindingInput.utf8))))
+        let expectedHash = Base64URL.encode(Array(Disclosure.sha256(presentation.keyBindingInput)))
         guard ConstantTime.equals(sdHash, expectedHash) else {
             throw SDJWTFailure(.keyBindingHashMismatch, "sd_hash is not the SHA-256 of the presentation as received up to its last '~'")
         }

@@ -15,10 +15,13 @@ public struct SDJWTPresentation: Sendable {
             throw SDJWTFailure(.malformed, "the presentation is \(text.utf8.count) bytes; at most \(limits.maximumBytes)")
         }
         // Only base64url characters, '.' and '~' can appear: anything else (space, line break, '=') is refused here.
-        guard text.utf8.allSatisfy(Self.isPresentationByte) else {
+        var copy = text
+        guard copy.withUTF8({ $0.allSatisfy { Self.presentationBytes[Int($0)] } }) else {
             throw SDJWTFailure(.malformed, "the presentation holds a byte that is not base64url, '.' or '~'")
         }
-        let parts = text.split(separator: "~", omittingEmptySubsequences: false)
+        // Split the bytes, not the Characters: every byte is ASCII (checked above), so byte and Character
+        // boundaries agree, and byte splitting costs no grapheme breaking.
+        let parts = Substring(text).splitBytes(UInt8(ascii: "~"))
         guard parts.count >= 2 else {
             throw SDJWTFailure(.malformed, "an SD-JWT presentation has at least one '~' (after the issuer-signed JWT)")
         }
@@ -33,12 +36,15 @@ public struct SDJWTPresentation: Sendable {
         disclosures = Array(middle)
         let last = parts[parts.count - 1]
         // Without key binding the presentation ends in '~'; anything else after the last '~' must be a compact JWS.
-        guard last.isEmpty || last.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2 else {
+        guard last.isEmpty || last.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else {
             throw SDJWTFailure(.malformed, "the presentation neither ends in '~' nor in a KB-JWT")
         }
         keyBindingJWT = last.isEmpty ? nil : last
         keyBindingInput = text[..<last.startIndex]
     }
+
+    /// ``isPresentationByte(_:)`` for every byte value.
+    static let presentationBytes: [Bool] = (0...255).map { isPresentationByte(UInt8($0)) }
 
     static func isPresentationByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -40,13 +40,13 @@ public struct SDJWTVCVerifier: Sendable {
         checks.append(signature)
         var anchor: TrustAnchor?
         if let chain {
-            let (result, found) = chain.check(trust: trust, vct: vct, now: now)
+            let (result, found) = chain.check(vct: vct, now: now)
             checks.append(result)
             anchor = found
         } else {
             checks.append(.notApplicable(.issuerCertificateChain, "no certificate to build a path from"))
         }
-        let issuer = SDJWTVCIssuerSummary(iss: payload[member: "iss"]?.stringValue, signerSubject: chain.map { "\($0.leaf.subject)" },
+        let issuer = SDJWTVCIssuerSummary(iss: payload[member: "iss"]?.stringValue, signerSubject: chain?.leafSubject,
                                           anchorSubject: anchor?.subject, anchorSHA256: anchor?.sha256)
         var checked = PreparedSDJWTVC.Checked(vct: vct, claims: nil, disclosedPaths: [], issuer: issuer, checks: checks,
                                               anchorSHA256: anchor?.sha256, policy: options.statusPolicy)
@@ -174,7 +174,11 @@ public struct SDJWTVCVerifier: Sendable {
         }
         let entries = items.compactMap(\.stringValue)
         guard entries.count == items.count else { return (failed(.x5cMissing, "x5c holds a value that is not a string"), nil) }
-        switch SDJWTVCIssuerChain.read(entries, trust: trust, maximumCertificates: options.limits.maximumCertificates) {
+        guard entries.count <= options.limits.maximumCertificates else {
+            return (.failed(id, FailureCode(.issuerCertificateInvalid),
+                            "x5c holds \(entries.count) certificates; at most \(options.limits.maximumCertificates)"), nil)
+        }
+        switch SDJWTVCIssuerChainCache.shared.chain(entries, trust: trust, maximumCertificates: options.limits.maximumCertificates) {
         case .failure(let result):
             return (result, nil)
         case .success(let chain):
@@ -184,7 +188,7 @@ public struct SDJWTVCVerifier: Sendable {
             guard ES256.isValid(jws.signature, over: jws.signingInput, key: key) else {
                 return (failed(.issuerSignatureInvalid, "the ES256 signature does not verify with x5c[0]'s key"), chain)
             }
-            return (.passed(id, "ES256 by \(chain.leaf.subject)"), chain)
+            return (.passed(id, "ES256 by \(chain.leafSubject)"), chain)
         }
     }
 }

@@ -129,6 +129,17 @@ public enum JSONParser {
 
         mutating func string() throws(Failure) -> String {
             index += 1
+            // The common case, a string without escapes, straight from the input bytes.
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+                index += 1
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw failure("string is not UTF-8") }
+                index += 1
+                return text
+            }
+            index = start
             var out: [UInt8] = []
             var runStart = index
             while true {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks verifierd over HTTP (release build, demo configuration): POST /v1/apple/verify with the committed demo
-# request, POST /v1/web/verify and POST /v1/oid4vp/verify with sessions prepared by the Python wallets, and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
+# request, POST /v1/web/verify and POST /v1/oid4vp/verify with sessions prepared by the Python wallets,
+# POST /v1/sd-jwt-vc/verify with a PID-sized SD-JWT VC the Python wallet issues under the demo's TEST-ONLY issuer (its
+# CPU per request next to `verifierd-bench sdjwt`'s floor), and POST /v1/reader-tokens, each with wrk (-t2 -c16 by default), printing requests/s, latency
 # percentiles and the server's CPU per request (utime+stime from /proc/PID/stat before and after), and GET /v1/admin/iaca
 # (the admin list, with an admin token set for the run). For the verify
 # endpoint it also runs `verifierd-bench` in the same run and prints the ratio of the cryptography floor to the
@@ -19,9 +21,13 @@ DURATION="${1:-10s}"
 CONNECTIONS="${2:-16}"
 command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 
-swift build -c release --product verifierd >/dev/null
-swift build -c release --product verifierd-bench >/dev/null
-BIN="$(swift build -c release --show-bin-path)/verifierd"
+# SWIFT_RELEASE_FLAGS (e.g. "-Xswiftc -enable-testing", as .ci/run builds) reuse that build rather than rebuild.
+# shellcheck disable=SC2086
+swift build -c release --product verifierd ${SWIFT_RELEASE_FLAGS:-} >/dev/null
+# shellcheck disable=SC2086
+swift build -c release --product verifierd-bench ${SWIFT_RELEASE_FLAGS:-} >/dev/null
+# shellcheck disable=SC2086
+BIN="$(swift build -c release --show-bin-path ${SWIFT_RELEASE_FLAGS:-})/verifierd"
 WORK="$(mktemp -d)"
 PID=""
 cleanup() {
@@ -84,7 +90,7 @@ PY
 fi
 
 echo "== in process, same machine, same run (verifierd-bench) =="
-"$(swift build -c release --show-bin-path)/verifierd-bench" 2 | tee "$WORK/bench.out"
+"$(dirname "$BIN")/verifierd-bench" 2 | tee "$WORK/bench.out"
 python3 - "$WORK/bench.out" "$VERIFY_CPU_US" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
@@ -110,6 +116,33 @@ one_use_run() {
 }
 one_use_run web web_wallet.py /v1/web/verify "Annex C: HPKE open + verify + session take"
 one_use_run oid4vp oid4vp_wallet.py /v1/oid4vp/verify "OpenID4VP dc_api.jwt: JWE open + verify + session take"
+
+# POST /v1/sd-jwt-vc/verify: one presentation (the bare route takes no session, so the body repeats), every claim of
+# the PID disclosed, a KB-JWT for the caller's nonce and audience at the real clock.
+python3 - "$WORK/sdjwt.json" <<'PY'
+import json, sys
+sys.path.insert(0, "TestVectors/generator")
+import oid4vp_wallet as w
+issued = w.issue_sd_jwt_vc()
+presentation = issued.jwt + "~" + "".join(d + "~" for d in issued.disclosures.values())
+claims = {"iat": w.now(), "nonce": "bench-nonce", "aud": "origin:https://shop.example", "sd_hash": w.sd_digest(presentation)}
+presentation += w.es256_jws({"alg": "ES256", "typ": w.KB_TYP}, claims, w.holder_key())
+json.dump({"presentation": presentation, "nonce": "bench-nonce", "audience": "origin:https://shop.example"}, open(sys.argv[1], "w"))
+PY
+post_script "$WORK/sdjwt.json" 'wrk.headers["Authorization"] = "Bearer demo-integrator-token-TEST-ONLY"' > "$WORK/sdjwt.lua"
+echo "== POST /v1/sd-jwt-vc/verify (PID-sized SD-JWT VC: every disclosure, KB-JWT, x5c) =="
+run sdjwt "$WORK/sdjwt.lua" "http://127.0.0.1:$PORT/v1/sd-jwt-vc/verify" "${SDJWT_DURATION:-5s}"
+grep -q "Non-2xx" "$WORK/sdjwt.out" && echo "warning: some answers were not 2xx" || true
+SDJWT_CPU_US="$CPU_US"
+"$(dirname "$BIN")/verifierd-bench" 2 sdjwt | tee "$WORK/sdjwt-bench.out"
+python3 - "$WORK/sdjwt-bench.out" "$SDJWT_CPU_US" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+floor = float(re.search(r"floor \(2 ECDSA \+ hashes\) ([0-9.]+) µs", text).group(1))
+http = float(sys.argv[2])
+print(f"SD-JWT VC: server CPU {http} µs per request = {http / floor:.2f} x the cryptography floor ({floor} µs: the credential "
+      f"and KB-JWT signatures and one SHA-256 per disclosure)")
+PY
 
 echo '{"readerInstanceIdentifier":"bench-reader"}' > "$WORK/token.json"
 post_script "$WORK/token.json" 'wrk.headers["Authorization"] = "Bearer demo-client-token-TEST-ONLY"' > "$WORK/token.lua"

@@ -4,7 +4,8 @@
 #   scripts/ci/fuzz.sh TARGET [SECONDS=60] [--grow]   one harness
 #   scripts/ci/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
 #
-# TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity | FuzzOpenID4VP.
+# TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity | FuzzOpenID4VP |
+#         FuzzSDJWTVC.
 #
 # The build sets VERIFIERD_FUZZ=1, which makes Package.swift add the harnesses and instrument our own modules (not
 # the dependencies), with the same SWIFT_RELEASE_FLAGS as the release build ("-Xswiftc -enable-testing" by default,
@@ -17,7 +18,7 @@
 # input) or running out of memory fails the run (exit 1) and leaves the input in Fuzz/crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP)
+ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP FuzzSDJWTVC)
 FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 
 usage() { sed -n 2,7p "$0" >&2; exit 64; }
@@ -87,6 +88,24 @@ if eudi.exists():
     (out / "eudi-dcql.bin").write_bytes(b"\x03" + json.dumps(json.loads((eudi / "08-mdl-dcql.json").read_text())["dcql_query"]).encode())
 (out / "dcql.bin").write_bytes(b"\x03" + json.dumps({"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"},
     "claims": [{"path": ["n", "e"], "intent_to_retain": True}]}], "credential_sets": [{"options": [["a"]]}]}).encode())
+PY
+            ;;
+        FuzzSDJWTVC)
+            # The first byte selects the parser (see FuzzSDJWTVC.swift): the generated presentations and their
+            # disclosures, and the specifications' examples.
+            python3 - "$out" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+for f in sorted(pathlib.Path("TestVectors/sdjwt/cases").glob("*.txt")):
+    text = f.read_bytes()
+    (out / (f.stem + ".bin")).write_bytes(b"\x00" + text)
+    parts = text.split(b"~")
+    for i, d in enumerate(parts[1:-1][:3]):
+        (out / f"{f.stem}-d{i}.bin").write_bytes(b"\x01" + d)
+for entry in json.loads(pathlib.Path("TestVectors/sdjwt-spec/rfc9901-example.json").read_text())["disclosures"]:
+    (out / ("rfc-" + entry["digest"][:8] + ".bin")).write_bytes(b"\x01" + entry["disclosure"].encode())
+(out / "payload.bin").write_bytes(b"\x02" + json.dumps({"_sd": ["a"], "x": [{"...": "b"}]}).encode())
+(out / "json.bin").write_bytes(b"\x03" + json.dumps({"a": [1, 2.5, "\u00e9", None, True]}).encode())
 PY
             ;;
         *)

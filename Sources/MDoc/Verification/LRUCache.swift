@@ -2,7 +2,7 @@
 ///
 /// Entries sit in arrays and are linked by index, so lookups, insertions and evictions are O(1) and allocate
 /// nothing once the cache is full.
-struct LRUCache<Key: Hashable, Value> {
+public struct LRUCache<Key: Hashable, Value> {
     private struct Entry {
         var key: Key
         var value: Value
@@ -10,23 +10,23 @@ struct LRUCache<Key: Hashable, Value> {
         var older: Int?
     }
 
-    let capacity: Int
+    public let capacity: Int
     private var entries: [Entry] = []
     private var indices: [Key: Int] = [:]
     private var newest: Int?
     private var oldest: Int?
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         precondition(capacity > 0, "an LRU cache needs room for one entry")
         self.capacity = capacity
         entries.reserveCapacity(capacity)
         indices.reserveCapacity(capacity)
     }
 
-    var count: Int { indices.count }
+    public var count: Int { indices.count }
 
     /// The value for `key`, which becomes the most recently used.
-    mutating func value(forKey key: Key) -> Value? {
+    public mutating func value(forKey key: Key) -> Value? {
         guard let index = indices[key] else { return nil }
         moveToFront(index)
         return entries[index].value
@@ -36,7 +36,7 @@ struct LRUCache<Key: Hashable, Value> {
     func contains(_ key: Key) -> Bool { indices[key] != nil }
 
     /// Stores `value` as the most recently used, evicting the least recently used entry when full.
-    mutating func insert(_ value: Value, forKey key: Key) {
+    public mutating func insert(_ value: Value, forKey key: Key) {
         if let index = indices[key] {
             entries[index].value = value
             moveToFront(index)
