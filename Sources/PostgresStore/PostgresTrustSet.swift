@@ -10,27 +10,43 @@ import TrustStore
 /// next one, `NOTIFY verifierd_trust`. Writers on every replica (admin API, CLI, VICAL imports) are therefore
 /// serialized and none is lost; readers see only committed versions. The last `versionsKept` versions stay.
 public final class PostgresTrustSet: SharedTrustSet {
+    /// Which set: its table of versions, its notification channel and its advisory lock.
+    public struct Table: Sendable, Equatable {
+        public let name: String
+        /// The channel every replica listens on; the payload is the new version number.
+        public let channel: String
+        let lockKey: Int64
+
+        /// The trusted IACAs.
+        public static let iaca = Table(name: "verifierd_trust_versions", channel: "verifierd_trust", lockKey: 0x7664_7472)
+        /// The SD-JWT VC issuer anchors (migration 5).
+        public static let sdJwtVcIssuers = Table(name: "verifierd_sd_jwt_vc_issuer_versions", channel: "verifierd_sd_jwt_vc_issuers",
+                                                 lockKey: 0x7664_7473)
+    }
+
     let database: PostgresDatabase
     /// Versions kept in the table (the latest included), for audit and rollback by hand.
     public let versionsKept: Int
-    /// The channel every replica listens on; the payload is the new version number.
-    public static let channel = "verifierd_trust"
-    static let lockKey: Int64 = 0x7664_7472
+    public let table: Table
+    /// The IACA set's channel.
+    public static let channel = Table.iaca.channel
 
-    public init(database: PostgresDatabase, versionsKept: Int = 100) {
+    public init(database: PostgresDatabase, versionsKept: Int = 100, table: Table = .iaca) {
         self.database = database
         self.versionsKept = max(1, versionsKept)
+        self.table = table
     }
 
     public var location: String { database.configuration.redactedLocation }
 
     public func latest() async throws(TrustDirectoryUpdateError<Never>) -> VersionedTrustSet {
         let logger = database.logger
+        let table = table.name
         let row: (Int, String)?
         do {
             row = try await database.perform("read trust set") { client -> (Int, String)? in
                 let rows = try await client.query("""
-                    SELECT version, document::text FROM verifierd_trust_versions ORDER BY version DESC LIMIT 1
+                    SELECT version, document::text FROM \(unescaped: table) ORDER BY version DESC LIMIT 1
                     """, logger: logger)
                 for try await row in rows.decode((Int, String).self) { return row }
                 return nil
@@ -49,9 +65,10 @@ public final class PostgresTrustSet: SharedTrustSet {
 
     public func latestVersion() async throws(TrustDirectoryUpdateError<Never>) -> Int {
         let logger = database.logger
+        let table = table.name
         do {
             return try await database.perform("read trust version") { client -> Int in
-                let rows = try await client.query("SELECT coalesce(max(version), 0) FROM verifierd_trust_versions",
+                let rows = try await client.query("SELECT coalesce(max(version), 0) FROM \(unescaped: table)",
                                                   logger: logger)
                 for try await version in rows.decode(Int.self) { return version }
                 return 0
@@ -64,12 +81,13 @@ public final class PostgresTrustSet: SharedTrustSet {
     public func recentChanges(limit: Int) async throws(TrustDirectoryUpdateError<Never>) -> [TrustChange] {
         let logger = database.logger
         let limit = max(0, min(limit, versionsKept))
+        let table = table.name
         do {
             return try await database.perform("read trust changes") { client -> [TrustChange] in
                 let rows = try await client.query("""
                     SELECT version, (extract(epoch FROM created_at) * 1000)::bigint, actor, action, request_id,
                            anchor_count, fingerprints
-                    FROM verifierd_trust_versions ORDER BY version DESC LIMIT \(limit)
+                    FROM \(unescaped: table) ORDER BY version DESC LIMIT \(limit)
                     """, logger: logger)
                 var changes: [TrustChange] = []
                 for try await (version, milliseconds, actor, action, requestID, anchorCount, fingerprints)
@@ -104,16 +122,17 @@ public final class PostgresTrustSet: SharedTrustSet {
     {
         let logger = database.logger
         let kept = versionsKept
+        let table = self.table
         let refusal = RefusalBox<Failure>()
         let outcome: TrustCommitOutcome
         do {
             outcome = try await database.perform("change trust set") { client -> TrustCommitOutcome in
                 try await client.withTransaction(logger: logger) { connection -> TrustCommitOutcome in
-                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey))", logger: logger)
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(table.lockKey))", logger: logger)
                     var version = 0
                     var previous = TrustSet(anchors: [])
                     let rows = try await connection.query("""
-                        SELECT version, document::text FROM verifierd_trust_versions ORDER BY version DESC LIMIT 1
+                        SELECT version, document::text FROM \(unescaped: table.name) ORDER BY version DESC LIMIT 1
                         """, logger: logger)
                     for try await row in rows.decode((Int, String).self) {
                         version = row.0
@@ -134,14 +153,14 @@ public final class PostgresTrustSet: SharedTrustSet {
                     let next = version + 1
                     let document = String(decoding: TrustSetDocument.encode(updated), as: UTF8.self)
                     try await connection.query("""
-                        INSERT INTO verifierd_trust_versions
+                        INSERT INTO \(unescaped: table.name)
                             (version, document, anchor_count, actor, action, request_id, fingerprints)
                         VALUES (\(next), \(document)::jsonb, \(updated.anchors.count), \(audit.actor), \(audit.action),
                                 \(audit.requestID), \(audit.fingerprints.joined(separator: ",")))
                         """, logger: logger)
-                    try await connection.query("DELETE FROM verifierd_trust_versions WHERE version <= \(next - kept)",
+                    try await connection.query("DELETE FROM \(unescaped: table.name) WHERE version <= \(next - kept)",
                                                logger: logger)
-                    try await connection.query("SELECT pg_notify(\(Self.channel), \(String(next)))", logger: logger)
+                    try await connection.query("SELECT pg_notify(\(table.channel), \(String(next)))", logger: logger)
                     return .committed(previous, VersionedTrustSet(version: next, set: updated))
                 }
             }

@@ -79,6 +79,20 @@ public enum SchemaMigrations {
             )
             """,
         ]),
+        Migration(version: 5, name: "SD-JWT VC issuer trust versions", statements: [
+            """
+            CREATE TABLE verifierd_sd_jwt_vc_issuer_versions (
+                version bigint PRIMARY KEY,
+                document jsonb NOT NULL,
+                anchor_count integer NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                actor text NOT NULL,
+                action text NOT NULL,
+                request_id text,
+                fingerprints text NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The newest schema version this binary knows.

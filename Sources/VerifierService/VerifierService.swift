@@ -138,22 +138,8 @@ public final class VerifierService: Sendable {
         let admission = SessionAdmission(configuration: configuration, integratorCount: integratorAuthentication.integratorCount)
 
         let sessions = SessionDesk(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
-        // The SD-JWT VC issuer trust set: a directory of its own, kept like the IACA directory.
-        if let section = configuration.sdJwtVc {
-            if let problem = TrustDirectoryPreflight.problem(directory: section.issuerDirectory, seed: section.seedDirectory,
-                                                             directoryKey: "sdJwtVc.issuerDirectory", seedKey: "sdJwtVc.seedDirectory",
-                                                             what: "SD-JWT VC issuer CA certificates") {
-                throw problem
-            }
-            do {
-                sdJwtVcIssuerTrust = try TrustStoreManager(directory: TrustDirectory(url: section.issuerDirectory),
-                                                           seed: section.seedDirectory, logger: logger)
-            } catch {
-                throw ConfigurationError(key: "sdJwtVc.issuerDirectory", error.description)
-            }
-        } else {
-            sdJwtVcIssuerTrust = nil
-        }
+        // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
+        sdJwtVcIssuerTrust = store.sdJwtVcIssuers
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
                                                 statusResolver: statusResolver, now: now, sdJwtVcIssuers: sdJwtVcIssuerTrust)
         self.verification = verification

@@ -17,6 +17,10 @@ public struct ServiceStore: Sendable {
     public let database: PostgresDatabase?
     /// The database's trust set, with the PostgreSQL store.
     public let sharedTrust: PostgresTrustSet?
+    /// The SD-JWT VC issuer anchors (`sdJwtVc`), kept like the IACAs: the directory, or the database's own table of
+    /// versions with the PostgreSQL store; nil without the section.
+    public var sdJwtVcIssuers: TrustStoreManager?
+    public var sharedSDJWTVCIssuers: PostgresTrustSet?
 
     /// The in-memory store and the trust directory (seeded from `trust.seedDirectory` when absent).
     public static func memory(_ configuration: ServiceConfiguration, logger: Logger,
@@ -38,7 +42,17 @@ public struct ServiceStore: Sendable {
             maximumBytes: configuration.web?.maxSessionBytes ?? ServiceConfiguration.Web.defaultMaxSessionBytes,
             maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
-        return ServiceStore(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
+        var store = ServiceStore(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
+        if let section = configuration.sdJwtVc {
+            try preflightIssuers(section)
+            do {
+                store.sdJwtVcIssuers = try TrustStoreManager(directory: TrustDirectory(url: section.issuerDirectory),
+                                                             seed: section.seedDirectory, logger: logger)
+            } catch {
+                throw ConfigurationError(key: "sdJwtVc.issuerDirectory", error.description)
+            }
+        }
+        return store
     }
 
     /// The configured store, ready: with PostgreSQL, the pool started, the schema migrated (`migrate: false`
@@ -76,12 +90,24 @@ public struct ServiceStore: Sendable {
             }
         }
         let trust = TrustStoreManager(shared: shared, initial: initial, directory: directory, logger: logger)
+        var issuers: (TrustStoreManager, PostgresTrustSet)?
+        if let section = configuration.sdJwtVc {
+            do {
+                issuers = try await sharedIssuers(section, database: database, logger: logger)
+            } catch {
+                database.shutdown()
+                throw error
+            }
+        }
         let sessions = PostgresSessionStore(
             database: database,
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: 3600)
-        return ServiceStore(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
+        var store = ServiceStore(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
+        store.sdJwtVcIssuers = issuers?.0
+        store.sharedSDJWTVCIssuers = issuers?.1
+        return store
     }
 
     /// The pool for `store` (not yet connected); errors name the setting.
@@ -117,17 +143,52 @@ public struct ServiceStore: Sendable {
         }
     }
 
-    /// Keeps this replica's trust snapshot on the database's latest version (LISTEN/NOTIFY and a poll), until the
-    /// task is cancelled. Does nothing with the memory store.
+    /// The SD-JWT VC issuer directory can be read or made from its seed.
+    static func preflightIssuers(_ section: ServiceConfiguration.SDJWTVC) throws(ConfigurationError) {
+        if let problem = TrustDirectoryPreflight.problem(directory: section.issuerDirectory, seed: section.seedDirectory,
+                                                         directoryKey: "sdJwtVc.issuerDirectory", seedKey: "sdJwtVc.seedDirectory",
+                                                         what: "SD-JWT VC issuer CA certificates") {
+            throw problem
+        }
+    }
+
+    /// The database's SD-JWT VC issuer set, seeded by the first replica from its directory (or the directory's seed),
+    /// as the IACA set is.
+    static func sharedIssuers(_ section: ServiceConfiguration.SDJWTVC, database: PostgresDatabase, logger: Logger)
+        async throws(ConfigurationError) -> (TrustStoreManager, PostgresTrustSet)
+    {
+        let directory = TrustDirectory(url: section.issuerDirectory)
+        let shared = PostgresTrustSet(database: database, table: .sdJwtVcIssuers)
+        do throws(TrustDirectoryUpdateError<Never>) {
+            if try await shared.latestVersion() == 0 {
+                let seed = (try? directory.load()) ?? section.seedDirectory.flatMap { try? TrustAnchorDirectory.load(from: $0) }
+                if let seed, try await shared.seedIfEmpty(seed, actor: "seed:\(directory.url.path)") {
+                    logger.notice("SD-JWT VC issuer set seeded into the database", metadata: ["anchorCount": .stringConvertible(seed.anchors.count)])
+                }
+            }
+            let initial = try await shared.latest()
+            return (TrustStoreManager(shared: shared, initial: initial, directory: directory, logger: logger), shared)
+        } catch {
+            switch error {
+            case .storage(let reason): throw ConfigurationError(key: "store.url", "cannot read the SD-JWT VC issuer set: \(reason)")
+            }
+        }
+    }
+
+    /// Keeps this replica's trust snapshots (the IACAs and, when configured, the SD-JWT VC issuers) on the database's
+    /// latest versions (LISTEN/NOTIFY and a poll), until the task is cancelled. Does nothing with the memory store.
     public func followSharedTrust(logger: Logger) async {
         guard let sharedTrust else { return }
-        let trust = self.trust
-        await TrustSetWatcher(trust: sharedTrust).run { version in
-            guard version > trust.snapshot.version else { return }
+        var followed: [(PostgresTrustSet, TrustStoreManager)] = [(sharedTrust, trust)]
+        if let shared = sharedSDJWTVCIssuers, let issuers = sdJwtVcIssuers { followed.append((shared, issuers)) }
+        let managers = followed
+        await TrustSetWatcher(sets: managers.map(\.0)).run { sharedTrust, version in
+            guard let trust = managers.first(where: { $0.0 === sharedTrust })?.1, version > trust.snapshot.version else { return }
             do {
                 let latest = try await sharedTrust.latest()
                 if let snapshot = trust.adopt(latest, actor: "replication") {
-                    logger.info("trust set version adopted", metadata: ["version": .stringConvertible(snapshot.version)])
+                    logger.info("trust set version adopted", metadata: ["version": .stringConvertible(snapshot.version),
+                                                                         "set": "\(sharedTrust.table.name)"])
                 }
             } catch {
                 logger.error("cannot read the trust set version", metadata: ["version": .stringConvertible(version), "reason": "\(error)"])

@@ -246,6 +246,31 @@ final class ReplicaTests: @unchecked Sendable {
     /// A status list is fetched once for all three replicas (one claims the fetch, the others verify its bytes from
     /// the database), and a revoked document is refused on every replica. The documents are the generated status
     /// cases (verified at their verification time); the list is judged at the replicas' clock.
+    /// The SD-JWT VC issuer set is kept like the IACAs: seeded once into its own table, and a change on one replica is in
+    /// force on the others, with its history; the IACA set does not move.
+    @Test func threeReplicasShareTheSDJWTVCIssuerSet() async throws {
+        for replica in replicas { #expect(replica.process.isRunning, "replica did not start: \(replica.startLog)") }
+        func issuers(_ replica: Int) async throws -> (version: Int, anchors: Set<String>) {
+            let reply = try await request(replica, "GET", "/v1/admin/sd-jwt-vc-issuers", admin: true)
+            let anchors = (reply.json["anchors"] as? [[String: Any]] ?? []).compactMap { $0["sha256"] as? String }
+            return (reply.json["version"] as? Int ?? -1, Set(anchors))
+        }
+        let seeded = try await issuers(0)
+        #expect(seeded.version == 1 && seeded.anchors.count == 1, "seeded from TestVectors/sdjwt/trusted-issuers")
+        let iacaBefore = try await anchorVersion(0)
+        let pem = try Data(contentsOf: Fixtures.testVectors.appendingPathComponent("sdjwt/pki/issuer-ca-other.pem"))
+        let added = try await request(0, "POST", "/v1/admin/sd-jwt-vc-issuers", body: pem, contentType: "application/x-pem-file", admin: true)
+        #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+        for replica in [1, 2] {
+            let took = try await waitUntil(.seconds(5)) { try await issuers(replica).version == 2 }
+            #expect(took != nil, "replica \(replica) did not adopt the issuer set")
+            #expect(try await issuers(replica).anchors.count == 2)
+        }
+        let changes = try await request(2, "GET", "/v1/admin/sd-jwt-vc-issuers/changes", admin: true)
+        #expect((changes.json["changes"] as? [[String: Any]])?.first?["action"] as? String != nil, "\(String(decoding: changes.body, as: UTF8.self))")
+        #expect(try await anchorVersion(1) == iacaBefore)
+    }
+
     @Test func threeReplicasFetchAStatusListOnce() async throws {
         for replica in replicas { #expect(replica.process.isRunning, "replica did not start: \(replica.startLog)") }
         // The replicas judge lists at their own clock: bits1 as generated, but dated now.
