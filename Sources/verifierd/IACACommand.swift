@@ -12,7 +12,8 @@ import VerifierService
 struct IACACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iaca", abstract: "Manage the trusted IACA roots (the directory, or the database with store.kind postgres).",
-        subcommands: [List.self, Add.self, Remove.self, Check.self, ImportVICAL.self, Export.self, Import.self])
+        subcommands: [TrustSetList<IACASet>.self, TrustSetAdd<IACASet>.self, TrustSetRemove<IACASet>.self, Check.self,
+                      ImportVICAL.self, Export.self, Import.self])
 
     /// The configured store's trust set (the database is migrated first, like at start-up).
     static func store(_ options: ConfigOption) async -> ServiceStore {
@@ -28,59 +29,7 @@ struct IACACommand: AsyncParsableCommand {
         await store(options).trust
     }
 
-    static func describe(_ anchor: TrustAnchor) -> String {
-        let scope = anchor.metadata.docTypes.map { " docTypes=" + $0.joined(separator: ",") } ?? ""
-        return "\(anchor.sha256)  \(RFC3339Timestamp.string(anchor.notBefore)) .. \(RFC3339Timestamp.string(anchor.notAfter))  "
-            + "\(anchor.subject)  [\(anchor.metadata.source)\(scope)]"
-    }
-
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the trusted IACA roots.")
-        @OptionGroup var options: ConfigOption
-        func run() async {
-            for anchor in await IACACommand.manager(options).snapshot.anchors { print(IACACommand.describe(anchor)) }
-        }
-    }
-
-    struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add IACA roots from PEM or DER files.")
-        @OptionGroup var options: ConfigOption
-        @Flag(help: "Trust certificates outside their validity period.") var allowExpired = false
-        @Option(name: .customLong("doc-type"), help: "Scope the anchors to this docType (repeatable); default: any.")
-        var docTypes: [String] = []
-        @Argument(help: "Certificate files.") var files: [String]
-        func run() async throws {
-            var certificates: [[UInt8]] = []
-            for file in files {
-                do {
-                    certificates += try CertificateParsing.derCertificates(from: try CLIInput.read(file), source: file)
-                } catch let error as TrustAnchorError {
-                    throw CLIFailure.data(error.description)
-                }
-            }
-            let anchors: [TrustAnchor]
-            do {
-                anchors = try TrustStoreManager.validate(certificates, docTypes: docTypes.isEmpty ? nil : docTypes,
-                                                         allowExpired: allowExpired, now: Date(),
-                                                         allowExpiredHint: "pass --allow-expired")
-            } catch {
-                throw CLIFailure.data(error.description)
-            }
-            _ = try await IACACommand.manager(options).add(anchors, actor: "cli")
-            for anchor in anchors { print("added \(IACACommand.describe(anchor))") }
-        }
-    }
-
-    struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an IACA root by its SHA-256.")
-        @OptionGroup var options: ConfigOption
-        @Argument(help: "Lowercase hex SHA-256 of the certificate DER.") var sha256: String
-        @Flag(help: "Allow removing the last trusted IACA.") var allowEmpty = false
-        func run() async throws {
-            _ = try await IACACommand.manager(options).remove(sha256: sha256, allowEmpty: allowEmpty, actor: "cli")
-            print("removed \(sha256)")
-        }
-    }
+    static func describe(_ anchor: TrustAnchor) -> String { TrustSetCLI.describe(anchor) }
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

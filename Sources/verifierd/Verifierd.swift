@@ -8,7 +8,7 @@ struct Verifierd: AsyncParsableCommand {
         commandName: "verifierd",
         abstract: "Verify ISO/IEC 18013-5 mobile documents and Apple Wallet identity responses.",
         version: VerifierdVersion.text,
-        subcommands: [Serve.self, IACACommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self,
+        subcommands: [Serve.self, IACACommand.self, SDJWTVCIssuersCommand.self, DecryptCommand.self, TranscriptCommand.self, TokenCommand.self, StatusCommand.self,
                       WebCommand.self, OpenID4VPCommand.self, ReaderAuthCommand.self, StoreCommand.self, HealthCommand.self],
         defaultSubcommand: Serve.self)
 }

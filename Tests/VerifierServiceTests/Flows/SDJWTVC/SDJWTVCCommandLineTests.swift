@@ -40,4 +40,30 @@ struct SDJWTVCCommandLineTests {
         #expect(status == 1)
         #expect(report["code"] as? String == "SDJWT_KB_SD_HASH_MISMATCH")
     }
+
+    /// `verifierd sd-jwt-vc-issuers`: the issuer set kept like the IACAs, scoped by vct, never touching the IACAs.
+    @Test func theIssuerSetIsManagedFromTheCommandLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-cli-issuers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("trust"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("c.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}, "sdJwtVc": {"issuerDirectory": "issuers", "seedDirectory": "\#(SDJWTVCVectors.folder.path)/trusted-issuers"}}"#.utf8)
+            .write(to: config)
+        let seeded = try CommandLineTests.run(["sd-jwt-vc-issuers", "list", "--config", config.path])
+        #expect(seeded.status == 0, "\(seeded.error)")
+        #expect(seeded.output.split(separator: "\n").count == 1)
+        let other = SDJWTVCVectors.folder.appendingPathComponent("pki/issuer-ca-other.pem").path
+        let added = try CommandLineTests.run(["sd-jwt-vc-issuers", "add", "--config", config.path, "--vct", "urn:eudi:pid:1", other])
+        #expect(added.status == 0, "\(added.error)")
+        let list = try CommandLineTests.run(["sd-jwt-vc-issuers", "list", "--config", config.path]).output
+        #expect(list.split(separator: "\n").count == 2)
+        #expect(list.contains("docTypes=urn:eudi:pid:1"))
+        #expect(try CommandLineTests.run(["iaca", "list", "--config", config.path]).output.isEmpty)
+        let leaf = SDJWTVCVectors.folder.appendingPathComponent("pki/issuer.pem").path
+        let refused = try CommandLineTests.run(["sd-jwt-vc-issuers", "add", "--config", config.path, leaf])
+        #expect(refused.status != 0, "a leaf is no CA anchor")
+        let unconfigured = folder.appendingPathComponent("u.json")
+        try Data(#"{"trust": {"iacaDirectory": "trust"}}"#.utf8).write(to: unconfigured)
+        #expect(try CommandLineTests.run(["sd-jwt-vc-issuers", "list", "--config", unconfigured.path]).status == 78)
+    }
 }
