@@ -36,14 +36,11 @@ struct SDJWTVCIssuerChain: Sendable {
         guard !entries.isEmpty, entries.count <= maximumCertificates else {
             return .failure(.failed(id, FailureCode(.issuerCertificateInvalid), "x5c holds \(entries.count) certificates; 1 to \(maximumCertificates)"))
         }
-        var certificates: [(Certificate, [UInt8])] = []
-        for (index, entry) in entries.enumerated() {
-            guard entry.utf8.count <= 22_000, let der = Data(base64Encoded: entry).map(Array.init),
-                  let certificate = try? Certificate(derEncoded: der)
-            else {
-                return .failure(.failed(id, FailureCode(.issuerCertificateInvalid), "x5c[\(index)] is not a base64 DER X.509 certificate"))
-            }
-            certificates.append((certificate, der))
+        let certificates: [(certificate: Certificate, der: [UInt8])]
+        switch X5CHeader.certificates(entries) {
+        case .success(let read): certificates = read
+        case .failure(let problem):
+            return .failure(.failed(id, FailureCode(.issuerCertificateInvalid), "x5c[\(problem.index)] is not a base64 DER X.509 certificate"))
         }
         let anchors = Set(trust.anchors.map(\.derBytes))
         let leaf = certificates[0].0

@@ -4,6 +4,7 @@ import Encodings
 import MDoc
 import Foundation
 import SDJWT
+import SDJWTVC
 import StrictJSON
 import TrustStore
 import X509
@@ -30,12 +31,9 @@ extension StatusListTokenVerifier {
         guard case .array(let entries)? = jws.header[member: "x5c"], !entries.isEmpty, entries.count <= 5 else {
             throw StatusListError("the signer's x5c is not in the protected header")
         }
-        var certificates: [(Certificate, [UInt8])] = []
-        for entry in entries {
-            guard let base64 = entry.stringValue, base64.utf8.count <= 22_000, let der = Data(base64Encoded: base64).map(Array.init),
-                  let certificate = try? Certificate(derEncoded: der)
-            else { throw StatusListError("an x5c entry is not a base64 DER certificate") }
-            certificates.append((certificate, der))
+        let texts = entries.compactMap(\.stringValue)
+        guard texts.count == entries.count, case .success(let certificates) = X5CHeader.certificates(texts) else {
+            throw StatusListError("an x5c entry is not a base64 DER certificate")
         }
         let (signer, signerDER) = certificates[0]
         guard let key = P256.Signing.PublicKey(signer.publicKey) else { throw StatusListError("signer key is not EC P-256") }

@@ -111,16 +111,21 @@ enum ReportJSON {
     }
 
     static func write(_ result: CheckResult, into writer: inout JSONWriter) {
+        writeCheck(id: result.id.rawValue, outcome: result.status, code: result.code?.rawValue, detail: result.detail, into: &writer)
+    }
+
+    /// One check of any format: `{id, outcome, code?, detail?}`.
+    static func writeCheck(id: String, outcome: CheckStatus, code: String?, detail: String?, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id")
-        writer.string(result.id.rawValue)
+        writer.string(id)
         writer.key("outcome")
-        writer.string(result.status.rawValue)
-        if let code = result.code {
+        writer.string(outcome.rawValue)
+        if let code {
             writer.key("code")
-            writer.string(code.rawValue)
+            writer.string(code)
         }
-        if let detail = result.detail {
+        if let detail {
             writer.key("detail")
             writer.string(detail)
         }

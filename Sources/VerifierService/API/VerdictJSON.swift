@@ -51,19 +51,15 @@ enum VerdictJSON {
         return writer.bytes
     }
 
-    /// The first failing check, named with its document's format.
+    /// The first failing check of the first failing document, whatever its format.
     static func message(_ verdict: OpenID4VPVerdict) -> String {
         for document in verdict.documents {
+            let failing: (id: String, detail: String?, code: String?)?
             switch document.report {
-            case .mdoc(let report):
-                if let failing = report.checks.first(where: { $0.status == .failed }) {
-                    return "\(failing.id.rawValue) failed: \(failing.detail ?? failing.code?.rawValue ?? "")"
-                }
-            case .sdJwtVc(let report):
-                if let failing = report.checks.first(where: { $0.status == .failed }) {
-                    return "\(failing.id.rawValue) failed: \(failing.detail ?? failing.code?.rawValue ?? "")"
-                }
+            case .mdoc(let report): failing = report.checks.first { $0.status == .failed }.map { ($0.id.rawValue, $0.detail, $0.code?.rawValue) }
+            case .sdJwtVc(let report): failing = report.checks.first { $0.status == .failed }.map { ($0.id.rawValue, $0.detail, $0.code?.rawValue) }
             }
+            if let failing { return "\(failing.id) failed: \(failing.detail ?? failing.code ?? "")" }
         }
         return verdict.failureDetail ?? "not verified"
     }
@@ -122,20 +118,8 @@ enum VerdictJSON {
         writer.key("checks")
         writer.beginArray()
         for check in report.checks {
-            writer.beginObject()
-            writer.key("id")
-            writer.string(check.id.rawValue)
-            writer.key("outcome")
-            writer.string(check.status.rawValue)
-            if let code = check.code {
-                writer.key("code")
-                writer.string(code.rawValue)
-            }
-            if let detail = check.detail {
-                writer.key("detail")
-                writer.string(detail)
-            }
-            writer.endObject()
+            ReportJSON.writeCheck(id: check.id.rawValue, outcome: check.status, code: check.code?.rawValue, detail: check.detail,
+                                  into: &writer)
         }
         writer.endArray()
         writer.endObject()
