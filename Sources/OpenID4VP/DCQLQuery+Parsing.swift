@@ -22,6 +22,25 @@ extension DCQLQuery {
         public let detail: String
     }
 
+    /// A credential query's `claim_sets` (6.1): 1 to ``Limits/maximumClaimSets`` options, each a non-empty list of the
+    /// query's claim ids, each once; empty when absent.
+    static func claimSets(_ value: RawJSON?, claimIds: Set<String>, path: String) throws(Refusal) -> [[String]] {
+        guard let value else { return [] }
+        guard case .array(let options) = value, !options.isEmpty, options.count <= Limits.maximumClaimSets else {
+            throw Refusal(detail: "\(path).claim_sets is not an array of 1 to \(Limits.maximumClaimSets) entries")
+        }
+        var sets: [[String]] = []
+        for (optionIndex, option) in options.enumerated() {
+            let ids: [String]
+            if case .array(let list) = option { ids = list.compactMap { if case .string(let id) = $0 { id } else { nil } } } else { ids = [] }
+            guard case .array(let list) = option, !list.isEmpty, ids.count == list.count, Set(ids).count == ids.count,
+                  ids.allSatisfy(claimIds.contains)
+            else { throw Refusal(detail: "\(path).claim_sets[\(optionIndex)] is not a non-empty list of the query's claim ids, each once") }
+            sets.append(ids)
+        }
+        return sets
+    }
+
     /// Reads a caller's query for mdocs and SD-JWT VCs, checking required members, types and verifierd's limits; unknown members
     /// are ignored, as section 6 requires. Every claim any `claim_sets` entry names counts as requested; ids named
     /// by `claim_sets` and `credential_sets` must exist.
@@ -96,17 +115,8 @@ extension DCQLQuery {
                 }
                 elements.append((nameSpace, RequestedItems.Element(identifier, intentToRetain: retain)))
             }
-            if let sets = query["claim_sets"] {
-                guard case .array(let options) = sets, !options.isEmpty, options.count <= Limits.maximumClaimSets else {
-                    throw Refusal(detail: "\(path).claim_sets is not an array of 1 to \(Limits.maximumClaimSets) entries")
-                }
-                for (optionIndex, option) in options.enumerated() {
-                    guard case .array(let ids) = option, !ids.isEmpty, ids.count <= claimIds.count,
-                          Set(ids.compactMap { if case .string(let claimId) = $0 { claimId } else { nil } }).count == ids.count,
-                          ids.allSatisfy({ if case .string(let claimId) = $0 { return claimIds.contains(claimId) } else { return false } })
-                    else { throw Refusal(detail: "\(path).claim_sets[\(optionIndex)] is not a non-empty list of the query's claim ids, each once") }
-                }
-            }
+            // Checked only: for an mdoc every claim any option names counts as requested.
+            _ = try Self.claimSets(query["claim_sets"], claimIds: claimIds, path: path)
             var nameSpaces: [(nameSpace: String, elements: [RequestedItems.Element])] = []
             for (nameSpace, element) in elements {
                 if let position = nameSpaces.firstIndex(where: { $0.nameSpace == nameSpace }) {

@@ -65,19 +65,7 @@ extension DCQLQuery {
                 claims.append(SDJWTVCQuery.Claim(id: claimId, path: elements, values: values))
             }
         }
-        var claimSets: [[String]] = []
-        if let sets = query["claim_sets"] {
-            guard case .array(let options) = sets, !options.isEmpty, options.count <= Limits.maximumClaimSets else {
-                throw Refusal(detail: "\(path).claim_sets is not an array of 1 to \(Limits.maximumClaimSets) entries")
-            }
-            for (optionIndex, option) in options.enumerated() {
-                let ids: [String] = { if case .array(let list) = option { return list.compactMap { if case .string(let t) = $0 { t } else { nil } } } else { return [] } }()
-                guard case .array(let list) = option, !list.isEmpty, ids.count == list.count, Set(ids).count == ids.count,
-                      ids.allSatisfy(claimIds.contains)
-                else { throw Refusal(detail: "\(path).claim_sets[\(optionIndex)] is not a non-empty list of the query's claim ids, each once") }
-                claimSets.append(ids)
-            }
-        }
+        let claimSets = try claimSets(query["claim_sets"], claimIds: claimIds, path: path)
         var binding = true
         if let value = query["require_cryptographic_holder_binding"] {
             guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).require_cryptographic_holder_binding is not a boolean") }

@@ -1,4 +1,5 @@
 import Crypto
+import Encodings
 import Foundation
 import MDoc
 import SDJWT
@@ -56,20 +57,14 @@ struct ClaimsReading {
     func validity(at now: Date, skew: TimeInterval) -> SDJWTVCCheckResult {
         let id = SDJWTVCCheckID.validity
         if let expiresAt, expiresAt.addingTimeInterval(skew) <= now {
-            return .failed(id, FailureCode(.expired), "exp \(RFC3339.text(expiresAt)) has passed (clock skew \(Int(skew)) s)")
+            return .failed(id, FailureCode(.expired), "exp \(RFC3339Timestamp.string(expiresAt)) has passed (clock skew \(Int(skew)) s)")
         }
         if let notBefore, notBefore > now.addingTimeInterval(skew) {
-            return .failed(id, FailureCode(.notYetValid), "nbf \(RFC3339.text(notBefore)) is in the future (clock skew \(Int(skew)) s)")
+            return .failed(id, FailureCode(.notYetValid), "nbf \(RFC3339Timestamp.string(notBefore)) is in the future (clock skew \(Int(skew)) s)")
         }
         if expiresAt == nil && notBefore == nil {
             return .notApplicable(id, "the credential has neither nbf nor exp")
         }
-        return .passed(id, expiresAt.map { "valid until \(RFC3339.text($0))" } ?? "valid from \(RFC3339.text(notBefore!))")
+        return .passed(id, expiresAt.map { "valid until \(RFC3339Timestamp.string($0))" } ?? "valid from \(RFC3339Timestamp.string(notBefore!))")
     }
-}
-
-import Encodings
-
-enum RFC3339 {
-    static func text(_ date: Date) -> String { RFC3339Timestamp.string(date) }
 }

@@ -24,10 +24,10 @@ enum RequestedClaimsCheck {
             let selected = ClaimsPathPointer.select(claim.path, in: claims)
             if selected.isEmpty {
                 satisfied[index] = false
-                if firstProblem == nil { firstProblem = (.claimMissing, "requested claim \(query.pathText(claim)) is not in the presentation") }
+                if firstProblem == nil { firstProblem = (.claimMissing, "requested claim \(claim.pathText) is not in the presentation") }
             } else if let values = claim.values, !selected.contains(where: { value in values.contains { ClaimsPathPointer.matches(value, $0) } }) {
                 satisfied[index] = false
-                if firstProblem == nil { firstProblem = (.claimValueMismatch, "requested claim \(query.pathText(claim)) has none of the query's values") }
+                if firstProblem == nil { firstProblem = (.claimValueMismatch, "requested claim \(claim.pathText) has none of the query's values") }
             } else {
                 satisfied[index] = true
             }

@@ -56,29 +56,32 @@ struct SDJWTVCIssuerChain: Sendable {
                                            leafKey: P256.Signing.PublicKey(leaf.publicKey), droppedAnchorCopy: dropped, path: path))
     }
 
+    /// `sdjwt.issuerCertificateChain` failed for `problem`, with the code of its kind.
+    static func failed(_ problem: PathProblem) -> SDJWTVCCheckResult {
+        let code: VerificationErrorCode
+        switch problem.kind {
+        case .untrusted: code = .issuerCertificateUntrusted
+        case .expired: code = .issuerCertificateExpired
+        case .invalid, .notAuthorized: code = .issuerCertificateInvalid
+        }
+        return .failed(.issuerCertificateChain, FailureCode(code), problem.detail)
+    }
+
     /// `sdjwt.issuerCertificateChain` at `now`, and the anchor when the path holds.
     func check(vct: String?, now: Date) -> (SDJWTVCCheckResult, TrustAnchor?) {
         let id = SDJWTVCCheckID.issuerCertificateChain
+        let found: (certificates: [Certificate], anchor: TrustAnchor)
         let problem: PathProblem?
-        var anchor: TrustAnchor?
         switch path {
         case .failure(let failure):
-            problem = failure
-        case .success(let found):
-            anchor = found.anchor
+            return (Self.failed(failure), nil)
+        case .success(let built):
+            found = built
             problem = ValidAtTime(now, includingAnchor: true).problem(
-                with: PathCandidate(path: found.certificates, anchor: found.anchor.certificate, leaf: leaf), at: .verified)
+                with: PathCandidate(path: built.certificates, anchor: built.anchor.certificate, leaf: leaf), at: .verified)
         }
-        if let problem {
-            let code: VerificationErrorCode
-            switch problem.kind {
-            case .untrusted: code = .issuerCertificateUntrusted
-            case .expired: code = .issuerCertificateExpired
-            case .invalid, .notAuthorized: code = .issuerCertificateInvalid
-            }
-            return (.failed(id, FailureCode(code), problem.detail), nil)
-        }
-        guard let anchor else { return (.failed(id, FailureCode(.issuerCertificateUntrusted), "no path"), nil) }
+        if let problem { return (Self.failed(problem), nil) }
+        let anchor = found.anchor
         if let vct, !anchor.metadata.authorizes(docType: vct) {
             return (.failed(id, FailureCode(.issuerNotAuthorizedForVCT),
                             "the anchor \(anchor.subject) is scoped to other vct values, not \"\(vct.prefix(128))\""), anchor)

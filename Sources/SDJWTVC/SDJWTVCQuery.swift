@@ -30,6 +30,9 @@ public struct SDJWTVCQuery: Sendable, Equatable {
             self.path = path
             self.values = values
         }
+
+        /// The path as DCQL writes it, for failure details: `["address","locality"]`.
+        public var pathText: String { "[" + path.map(\.description).joined(separator: ",") + "]" }
     }
 
     /// `meta.vct_values` (required, non-empty).
@@ -63,7 +66,4 @@ public struct SDJWTVCQuery: Sendable, Equatable {
     /// Accepts only these credential types and reports every claim (the bare route's `vctValues`).
     public static func typesOnly(_ vctValues: [String]) -> SDJWTVCQuery { SDJWTVCQuery(typesOnly: vctValues) }
 
-    public var pathText: (Claim) -> String {
-        { "[" + $0.path.map(\.description).joined(separator: ",") + "]" }
-    }
 }

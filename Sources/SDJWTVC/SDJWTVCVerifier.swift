@@ -134,9 +134,10 @@ public struct SDJWTVCVerifier: Sendable {
 
     /// The report, with `sdjwt.status` judged from `statusEvidence` (the list named by ``PreparedSDJWTVC/statusReference``).
     public func finish(_ prepared: PreparedSDJWTVC, statusEvidence: StatusEvidence?) -> SDJWTVCResult {
-        guard case .checked(var checked) = prepared.outcome else {
-            if case .failure(let code, let detail) = prepared.outcome { return .failure(code, detail) }
-            return .failure(FailureCode(rawValue: SDJWTErrorCode.malformed.rawValue), "not verified")
+        var checked: PreparedSDJWTVC.Checked
+        switch prepared.outcome {
+        case .failure(let code, let detail): return .failure(code, detail)
+        case .checked(let outcome): checked = outcome
         }
         let status: SDJWTVCCheckResult
         if let reason = checked.statusNotApplicable {

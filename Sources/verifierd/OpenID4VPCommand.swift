@@ -67,28 +67,14 @@ struct OpenID4VPVerify: AsyncParsableCommand {
         if noStatus { configuration.status.mode = .off }
         var trust: TrustSnapshot?
         if !anchor.isEmpty {
-            var anchors: [TrustAnchor] = []
-            for file in anchor {
-                let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
-                for block in try PEM.blocks(in: text) where block.label == "CERTIFICATE" {
-                    let parsed = try TrustAnchor(derBytes: block.bytes, file: file)
-                    anchors.append(parsed)
-                    if lenient { configuration.trust.profileChecksByAnchor[parsed.sha256] = .lenient }
-                }
+            let anchors = try Self.anchors(anchor)
+            if lenient {
+                for parsed in anchors { configuration.trust.profileChecksByAnchor[parsed.sha256] = .lenient }
             }
             trust = TrustSnapshot(set: TrustSet(anchors: anchors).normalized())
         }
-        var issuerTrust: TrustSnapshot?
-        if !sdJwtVcIssuer.isEmpty {
-            var anchors: [TrustAnchor] = []
-            for file in sdJwtVcIssuer {
-                let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
-                for block in try PEM.blocks(in: text) where block.label == "CERTIFICATE" {
-                    anchors.append(try TrustAnchor(derBytes: block.bytes, file: file))
-                }
-            }
-            issuerTrust = TrustSnapshot(set: TrustSet(anchors: anchors).normalized())
-        }
+        let issuerTrust = sdJwtVcIssuer.isEmpty ? nil
+            : TrustSnapshot(set: TrustSet(anchors: try Self.anchors(sdJwtVcIssuer)).normalized())
         let service = await ServiceLoading.service(configuration, logger: ServiceLoading.logger(toStandardError: true))
         let (key, thumbprint) = try Self.key(jwk: jwk, thumbprint: jwkThumbprint)
         var query = DCQLQuery(credentials: [])
@@ -125,6 +111,18 @@ struct OpenID4VPVerify: AsyncParsableCommand {
                                                          issuerTrust: issuerTrust)
         print(result.text)
         if !result.verified { throw ExitCode(1) }
+    }
+
+    /// The certificates of PEM `files` as anchors (CA certificates with keyCertSign).
+    static func anchors(_ files: [String]) throws -> [TrustAnchor] {
+        var anchors: [TrustAnchor] = []
+        for file in files {
+            let text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+            for block in try PEM.blocks(in: text) where block.label == "CERTIFICATE" {
+                anchors.append(try TrustAnchor(derBytes: block.bytes, file: file))
+            }
+        }
+        return anchors
     }
 
     /// The response-encryption key from a JWK file (private when it has `d`), or only a thumbprint.

@@ -18,18 +18,29 @@ enum ReportJSON {
     static func write(_ report: VerificationReport, includeClaims: Bool, extra: [(String, JSON?)],
                       into writer: inout JSONWriter) {
         let includeClaims = includeClaims && report.verified
+        writeHead(verified: report.verified, code: report.failureCode,
+                  message: { report.failureDetail ?? message(for: report) }, into: &writer)
+        for document in report.documents { write(document, includeClaims: includeClaims, into: &writer) }
+        writeTail(extra: extra, into: &writer)
+    }
+
+    /// Opens a report object: `verified`, and when it did not verify its `code` and `message`; then opens `documents`.
+    static func writeHead(verified: Bool, code: FailureCode?, message: () -> String, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("verified")
-        writer.bool(report.verified)
-        if !report.verified {
+        writer.bool(verified)
+        if !verified {
             writer.key("code")
-            writer.string((report.failureCode ?? .deviceResponseMalformed).rawValue)
+            writer.string((code ?? .deviceResponseMalformed).rawValue)
             writer.key("message")
-            writer.string(report.failureDetail ?? message(for: report))
+            writer.string(message())
         }
         writer.key("documents")
         writer.beginArray()
-        for document in report.documents { write(document, includeClaims: includeClaims, into: &writer) }
+    }
+
+    /// Closes `documents`, appends the `extra` members that have a value, and closes the report object.
+    static func writeTail(extra: [(String, JSON?)], into writer: inout JSONWriter) {
         writer.endArray()
         for (name, value) in extra {
             guard let value else { continue }

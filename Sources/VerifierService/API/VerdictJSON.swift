@@ -18,36 +18,15 @@ enum VerdictJSON {
         }
         let includeClaims = includeClaims && verdict.verified
         var writer = JSONWriter(capacity: 4096)
-        writer.beginObject()
-        writer.key("verified")
-        writer.bool(verdict.verified)
-        if !verdict.verified {
-            writer.key("code")
-            writer.string((verdict.failureCode ?? .deviceResponseMalformed).rawValue)
-            writer.key("message")
-            writer.string(message(verdict))
-        }
-        writer.key("documents")
-        writer.beginArray()
+        ReportJSON.writeHead(verified: verdict.verified, code: verdict.failureCode, message: { message(verdict) }, into: &writer)
         for document in verdict.documents {
             switch document.report {
             case .mdoc(let report): ReportJSON.write(report, includeClaims: includeClaims, into: &writer)
             case .sdJwtVc(let report): write(report, includeClaims: includeClaims, into: &writer)
             }
         }
-        writer.endArray()
-        if credentialIds {
-            writer.key("credentialIds")
-            writer.beginArray()
-            for document in verdict.documents { writer.string(document.credentialId) }
-            writer.endArray()
-        }
-        for (name, value) in extra {
-            guard let value else { continue }
-            writer.key(name)
-            writer.value(value)
-        }
-        writer.endObject()
+        let ids: JSON? = credentialIds ? .array(verdict.documents.map { .string($0.credentialId) }) : nil
+        ReportJSON.writeTail(extra: [("credentialIds", ids)] + extra, into: &writer)
         return writer.bytes
     }
 
