@@ -48,7 +48,7 @@ public struct AllowedDestination: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this entry names the host and port a URL names (before any connection).
-    func names(urlHost: String, port: Int) -> Bool {
+    public func names(urlHost: String, port: Int) -> Bool {
         guard port == self.port else { return false }
         switch host {
         case .address(let allowed): return IPAddress(Self.unbracketed(urlHost)) == allowed

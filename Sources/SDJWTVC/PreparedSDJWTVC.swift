@@ -31,6 +31,8 @@ public struct PreparedSDJWTVC: Sendable {
         var statusNotApplicable: String?
         var statusReference: SDJWTVCStatusReference?
         var anchorSHA256: String?
+        /// The listed issuer whose metadata keys verified the credential; its status list must be signed by one of them.
+        var metadataIssuer: String?
         var policy: StatusPolicy
     }
 }

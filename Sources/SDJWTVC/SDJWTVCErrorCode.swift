@@ -12,6 +12,13 @@ public enum SDJWTVCErrorCode: String, Sendable, CaseIterable, Codable {
     case issuerNotAuthorizedForVCT = "ISSUER_NOT_AUTHORIZED_FOR_VCT"
     /// Warning: `x5c` carries a copy of a trusted anchor, which HAIP says issuers must not send; it is dropped.
     case x5cContainsAnchor = "SDJWT_X5C_CONTAINS_ANCHOR"
+    /// The JWT VC Issuer Metadata of a listed issuer (or its `jwks_uri`) could not be fetched.
+    case issuerMetadataUnavailable = "SDJWT_ISSUER_METADATA_UNAVAILABLE"
+    /// The JWT VC Issuer Metadata breaks a rule: `issuer` is not `iss`, not exactly one of `jwks` and `jwks_uri`, a
+    /// private key member, duplicate JSON names or `kid`s, no EC P-256 signing key.
+    case issuerMetadataInvalid = "SDJWT_ISSUER_METADATA_INVALID"
+    /// The JWS's `kid` names no key of the issuer's metadata (or names none while the issuer publishes several).
+    case issuerKeyNotFound = "SDJWT_ISSUER_KEY_NOT_FOUND"
     /// The credential's `vct` is not among the query's `meta.vct_values`.
     case vctNotRequested = "SDJWT_VCT_NOT_REQUESTED"
     /// A claim the query requires is not in the presentation (no `claim_sets` option is met).

@@ -33,7 +33,8 @@ public struct SDJWTVCReport: Sendable {
     }
 }
 
-/// Who issued an SD-JWT VC, as far as its `x5c` and the trust set tell.
+/// Who issued an SD-JWT VC, as far as its `x5c` and the trust set tell, or the JWT VC Issuer Metadata of a listed
+/// issuer.
 public struct SDJWTVCIssuerSummary: Sendable, Equatable {
     /// `iss`, as the issuer wrote it (no spec ties it to the certificate).
     public let iss: String?
@@ -43,6 +44,10 @@ public struct SDJWTVCIssuerSummary: Sendable, Equatable {
     public let anchorSubject: String?
     /// Lowercase hex SHA-256 of the anchor's DER.
     public let anchorSHA256: String?
+    /// For a listed issuer: where its keys were read (the metadata URL, and its `jwks_uri`).
+    public var metadataSource: String? = nil
+    /// For a listed issuer: the `kid` of the key that verified the signature.
+    public var keyID: String? = nil
 }
 
 /// What verifying one SD-JWT VC presentation gave: a report, or a failure before any check could run (the

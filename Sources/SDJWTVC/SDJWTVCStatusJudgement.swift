@@ -2,11 +2,11 @@ import Foundation
 import MDoc
 
 /// `sdjwt.status` from what the JWT status list said (Token Status List 8.3): the list signer must chain to the
-/// same anchor as the credential (11.3); 0 is valid, 1 revoked, 2 suspended, anything else or any failure unknown,
+/// same anchor as the credential, or for a listed issuer be a key of its metadata (11.3); 0 is valid, 1 revoked, 2 suspended, anything else or any failure unknown,
 /// which is never "revoked". The policy decides whether revoked, suspended and unknown fail or warn.
 enum SDJWTVCStatusJudgement {
     static func judge(_ evidence: StatusEvidence, reference: SDJWTVCStatusReference?, anchorSHA256: String?,
-                      policy: StatusPolicy) -> SDJWTVCCheckResult {
+                      metadataIssuer: String?, policy: StatusPolicy) -> SDJWTVCCheckResult {
         let id = SDJWTVCCheckID.status
         let host = reference.flatMap { URLComponents(string: $0.uri)?.host } ?? "(invalid URI)"
         let what = "status list \(host) index"
@@ -17,6 +17,8 @@ enum SDJWTVCStatusJudgement {
             finding = (.statusUnknown, "\(what): unknown (\(reason))")
         case (_, .anchor(let sha256)) where sha256 != anchorSHA256 || anchorSHA256 == nil:
             finding = (.statusUnknown, "\(what): unknown (the list signer does not chain to the credential's issuer anchor)")
+        case (_, .issuerKey(let issuer)) where issuer != metadataIssuer || metadataIssuer == nil:
+            finding = (.statusUnknown, "\(what): unknown (the list is not signed by a key of the credential's issuer metadata)")
         case (_, .none), (_, .msoCertificate):
             finding = (.statusUnknown, "\(what): unknown (the list signer does not chain to the credential's issuer anchor)")
         case (.status(0), _): finding = (nil, "\(what): valid\(source)")

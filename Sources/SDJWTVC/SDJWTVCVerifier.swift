@@ -11,14 +11,30 @@ import TrustStore
 public struct SDJWTVCVerifier: Sendable {
     /// The SD-JWT VC issuer anchors (not IACAs), scoped by `vct`.
     public let trust: TrustSnapshot
+    /// The issuers an operator listed for JWT VC Issuer Metadata; every other issuer is verified by `x5c`.
+    public let metadataIssuers: [SDJWTVCMetadataIssuer]
 
-    public init(trust: TrustSnapshot) {
+    public init(trust: TrustSnapshot, metadataIssuers: [SDJWTVCMetadataIssuer] = []) {
         self.trust = trust
+        self.metadataIssuers = metadataIssuers
+    }
+
+    /// The listing of the presentation's `iss` (read before any check), when its issuer is verified by JWT VC Issuer
+    /// Metadata: the caller looks its keys up and passes them to ``prepare(_:options:issuerKeys:)``. Nil for every
+    /// issuer nobody listed, and for input that does not parse (``prepare(_:options:issuerKeys:)`` says why).
+    public func listedIssuer(of text: String, limits: SDJWTLimits = SDJWTLimits()) -> SDJWTVCMetadataIssuer? {
+        guard !metadataIssuers.isEmpty, let presentation = try? SDJWTPresentation(text, limits: limits),
+              let jws = try? CompactJWS(presentation.issuerJWT, limits: limits),
+              let iss = jws.payload[member: "iss"]?.stringValue
+        else { return nil }
+        return metadataIssuers.first { $0.iss == iss }
     }
 
     public static let credentialType = "dc+sd-jwt"
 
-    public func prepare(_ text: String, options: SDJWTVCOptions) -> PreparedSDJWTVC {
+    /// Every check but status. `issuerKeys` is what looking up the keys of ``listedIssuer(of:limits:)`` gave; a
+    /// listed issuer without it fails `sdjwt.issuerSignature`.
+    public func prepare(_ text: String, options: SDJWTVCOptions, issuerKeys: SDJWTVCIssuerKeyLookup? = nil) -> PreparedSDJWTVC {
         let limits = options.limits
         let presentation: SDJWTPresentation
         let jws: CompactJWS
@@ -35,21 +51,43 @@ public struct SDJWTVCVerifier: Sendable {
         let vct = payload[member: "vct"]?.stringValue
         var checks: [SDJWTVCCheckResult] = []
 
-        // sdjwt.issuerSignature, then sdjwt.issuerCertificateChain.
-        let (signature, chain) = issuerSignature(jws, options: options)
-        checks.append(signature)
+        // sdjwt.issuerSignature, then sdjwt.issuerCertificateChain: by the key of x5c, or of a listed issuer's metadata.
+        let iss = payload[member: "iss"]?.stringValue
+        let signature: SDJWTVCCheckResult
+        var issuer = SDJWTVCIssuerSummary(iss: iss, signerSubject: nil, anchorSubject: nil, anchorSHA256: nil)
         var anchor: TrustAnchor?
-        if let chain {
-            let (result, found) = chain.check(vct: vct, now: now)
-            checks.append(result)
-            anchor = found
+        var metadataIssuer: String?
+        if let listed = iss.flatMap({ iss in metadataIssuers.first { $0.iss == iss } }) {
+            let keyID = jws.header[member: "kid"]?.stringValue
+            signature = metadataSignature(jws, listed: listed, keyID: keyID, lookup: issuerKeys)
+            checks.append(signature)
+            if case .keys(let keys)? = issuerKeys { issuer.metadataSource = keys.source }
+            if signature.status == .passed { issuer.keyID = keyID }
+            if listed.isAuthorized(for: vct) {
+                metadataIssuer = listed.iss
+                checks.append(.notApplicable(.issuerCertificateChain,
+                                             "no certificate: the key comes from the issuer's JWT VC Issuer Metadata (a listed issuer)"))
+            } else {
+                checks.append(.failed(.issuerCertificateChain, FailureCode(.issuerNotAuthorizedForVCT),
+                                      "the listed issuer is trusted for other vct values, not \"\((vct ?? "").prefix(128))\""))
+            }
         } else {
-            checks.append(.notApplicable(.issuerCertificateChain, "no certificate to build a path from"))
+            let chain: SDJWTVCIssuerChain?
+            (signature, chain) = issuerSignature(jws, options: options)
+            checks.append(signature)
+            if let chain {
+                let (result, found) = chain.check(vct: vct, now: now)
+                checks.append(result)
+                anchor = found
+            } else {
+                checks.append(.notApplicable(.issuerCertificateChain, "no certificate to build a path from"))
+            }
+            issuer = SDJWTVCIssuerSummary(iss: iss, signerSubject: chain?.leafSubject, anchorSubject: anchor?.subject,
+                                          anchorSHA256: anchor?.sha256)
         }
-        let issuer = SDJWTVCIssuerSummary(iss: payload[member: "iss"]?.stringValue, signerSubject: chain?.leafSubject,
-                                          anchorSubject: anchor?.subject, anchorSHA256: anchor?.sha256)
         var checked = PreparedSDJWTVC.Checked(vct: vct, claims: nil, disclosedPaths: [], issuer: issuer, checks: checks,
-                                              anchorSHA256: anchor?.sha256, policy: options.statusPolicy)
+                                              anchorSHA256: anchor?.sha256, metadataIssuer: metadataIssuer,
+                                              policy: options.statusPolicy)
         guard signature.status == .passed else {
             let reason = "the issuer-signed JWT did not verify"
             for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .requestClaims] {
@@ -145,7 +183,7 @@ public struct SDJWTVCVerifier: Sendable {
         } else {
             status = SDJWTVCStatusJudgement.judge(statusEvidence ?? .unknown("the status list was not resolved"),
                                                   reference: checked.statusReference, anchorSHA256: checked.anchorSHA256,
-                                                  policy: checked.policy)
+                                                  metadataIssuer: checked.metadataIssuer, policy: checked.policy)
         }
         // sdjwt.status sits before request.claims.
         checked.checks.insert(status, at: checked.checks.count - 1)
@@ -155,21 +193,62 @@ public struct SDJWTVCVerifier: Sendable {
                                      expiresAt: checked.expiresAt, keyBinding: checked.keyBinding, checks: checked.checks))
     }
 
+    /// `sdjwt.issuerSignature` for a listed issuer: the ES256 signature by the key its metadata publishes under the
+    /// JWS's `kid`. `x5c` is not consulted: the listing, not the credential, chooses the mechanism.
+    func metadataSignature(_ jws: CompactJWS, listed: SDJWTVCMetadataIssuer, keyID: String?,
+                           lookup: SDJWTVCIssuerKeyLookup?) -> SDJWTVCCheckResult {
+        let id = SDJWTVCCheckID.issuerSignature
+        if let refusal = headerRefusal(jws) { return refusal }
+        if jws.header[member: "kid"] != nil && keyID == nil {
+            return .failed(id, FailureCode(.issuerKeyNotFound), "kid is not a string")
+        }
+        let keys: SDJWTVCIssuerKeys
+        switch lookup {
+        case .keys(let found)?: keys = found
+        case .unavailable(let reason)?:
+            return .failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata: \(reason)")
+        case .invalid(let reason)?:
+            return .failed(id, FailureCode(.issuerMetadataInvalid), "the issuer's JWT VC Issuer Metadata: \(reason)")
+        case nil:
+            return .failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata was not looked up")
+        }
+        switch keys.key(for: keyID) {
+        case .failure(let problem):
+            return .failed(id, FailureCode(.issuerKeyNotFound), problem.detail)
+        case .success(let key):
+            guard ES256.isValid(jws.signature, over: jws.signingInput, key: key.key) else {
+                return .failed(id, FailureCode(rawValue: SDJWTErrorCode.issuerSignatureInvalid.rawValue),
+                               "the ES256 signature does not verify with the issuer's metadata key\(key.id.map { " \"\($0.prefix(64))\"" } ?? "")")
+            }
+            return .passed(id, "ES256 by the key\(key.id.map { " \"\($0.prefix(64))\"" } ?? "") of the issuer's JWT VC Issuer Metadata")
+        }
+    }
+
+    /// The protected header's refusals shared by both key mechanisms: `typ`, `alg`, `crit`.
+    func headerRefusal(_ jws: CompactJWS) -> SDJWTVCCheckResult? {
+        let id = SDJWTVCCheckID.issuerSignature
+        func failed(_ code: SDJWTErrorCode, _ detail: String) -> SDJWTVCCheckResult {
+            .failed(id, FailureCode(rawValue: code.rawValue), detail)
+        }
+        guard jws.type == Self.credentialType else {
+            return failed(.typInvalid, "typ is \(jws.type.map { "\"\($0.prefix(32))\"" } ?? "missing"), not \"dc+sd-jwt\"")
+        }
+        guard jws.algorithm == ES256.name else {
+            return failed(.algorithmUnsupported, "alg \(jws.algorithm.map { "\"\($0.prefix(16))\"" } ?? "missing") is not ES256")
+        }
+        if jws.header[member: "crit"] != nil {
+            return failed(.critUnsupported, "crit names header parameters this verifier does not process")
+        }
+        return nil
+    }
+
     /// `sdjwt.issuerSignature`, and the x5c read for the chain check.
     func issuerSignature(_ jws: CompactJWS, options: SDJWTVCOptions) -> (SDJWTVCCheckResult, SDJWTVCIssuerChain?) {
         let id = SDJWTVCCheckID.issuerSignature
         func failed(_ code: SDJWTErrorCode, _ detail: String) -> SDJWTVCCheckResult {
             .failed(id, FailureCode(rawValue: code.rawValue), detail)
         }
-        guard jws.type == Self.credentialType else {
-            return (failed(.typInvalid, "typ is \(jws.type.map { "\"\($0.prefix(32))\"" } ?? "missing"), not \"dc+sd-jwt\""), nil)
-        }
-        guard jws.algorithm == ES256.name else {
-            return (failed(.algorithmUnsupported, "alg \(jws.algorithm.map { "\"\($0.prefix(16))\"" } ?? "missing") is not ES256"), nil)
-        }
-        if jws.header[member: "crit"] != nil {
-            return (failed(.critUnsupported, "crit names header parameters this verifier does not process"), nil)
-        }
+        if let refusal = headerRefusal(jws) { return (refusal, nil) }
         guard case .array(let items)? = jws.header[member: "x5c"] else {
             return (failed(.x5cMissing, "the protected header has no x5c array"), nil)
         }

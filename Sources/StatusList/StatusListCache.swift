@@ -1,5 +1,6 @@
 import Foundation
 import MDoc
+import SDJWTVC
 import TrustStore
 
 /// Fetched and verified status lists, by URI: never more than one fetch in flight per list (concurrent
@@ -13,11 +14,20 @@ import TrustStore
 /// When a refetch fails, the last good list may still answer for `staleGraceSeconds` after it went stale, as long
 /// as its own `exp` has not passed; its evidence then says how stale it is. Past that, the answer is unknown.
 public actor StatusListCache {
-    /// Which list: its URI, its kind, and the certificate the MSO names for its signer (if any).
+    /// Which list: its URI, its kind, the certificate the MSO names for its signer (if any), and for an SD-JWT VC of
+    /// an issuer listed for JWT VC Issuer Metadata, that issuer (whose keys sign the list).
     public struct Key: Hashable, Sendable {
         public let uri: String
         public let kind: StatusListTokenVerifier.Kind
         public let certificate: [UInt8]?
+        public let metadataIssuer: String?
+
+        public init(uri: String, kind: StatusListTokenVerifier.Kind, certificate: [UInt8]?, metadataIssuer: String? = nil) {
+            self.uri = uri
+            self.kind = kind
+            self.certificate = certificate
+            self.metadataIssuer = metadataIssuer
+        }
     }
 
     /// One cached list, for the admin listing.
@@ -87,7 +97,9 @@ public actor StatusListCache {
     }
 
     /// The list for `key`, from the cache or fetched once for every caller waiting on it.
-    public func list(_ key: Key, trust: TrustSnapshot, now: Date) async -> (Result<VerifiedStatusList, StatusListError>, source: String) {
+    /// `issuerKeys`: the keys of ``Key/metadataIssuer``, which sign its lists.
+    public func list(_ key: Key, trust: TrustSnapshot, issuerKeys: SDJWTVCIssuerKeys? = nil,
+                     now: Date) async -> (Result<VerifiedStatusList, StatusListError>, source: String) {
         let host = URLComponents(string: key.uri)?.host ?? "(invalid)"
         if let entry = entries[key], now < entry.freshUntil {
             let age = now.timeIntervalSince(entry.fetchedAt)
@@ -98,7 +110,7 @@ public actor StatusListCache {
         if let running = inFlight[key] {
             task = running
         } else {
-            task = Task { [self] in await obtain(key, trust: trust, now: now) }
+            task = Task { [self] in await obtain(key, trust: trust, issuerKeys: issuerKeys, now: now) }
             inFlight[key] = task
         }
         let result = await task.value
@@ -129,11 +141,13 @@ public actor StatusListCache {
 
     /// Fetches and verifies the list; with a shared place, takes a fresh copy another replica fetched (verified
     /// here), or claims the fetch and publishes what it got, or waits for the replica that holds the claim.
-    nonisolated func obtain(_ key: Key, trust: TrustSnapshot, now: Date) async -> Result<Obtained, StatusListError> {
+    nonisolated func obtain(_ key: Key, trust: TrustSnapshot, issuerKeys: SDJWTVCIssuerKeys?,
+                            now: Date) async -> Result<Obtained, StatusListError> {
         guard let url = URL(string: key.uri) else { return .failure(StatusListError("the URI does not parse")) }
         let fetcher = self.fetcher, verifier = self.verifier
         func verify(_ bytes: [UInt8]) throws(StatusListError) -> VerifiedStatusList {
-            try verifier.verify(bytes, kind: key.kind, uri: key.uri, certificate: key.certificate, trust: trust, now: now)
+            try verifier.verify(bytes, kind: key.kind, uri: key.uri, certificate: key.certificate, trust: trust,
+                                issuerKeys: key.metadataIssuer == nil ? nil : issuerKeys, now: now)
         }
         func fetchHere() async -> (Result<Obtained, StatusListError>, bytes: [UInt8]?) {
             do throws(StatusListError) {

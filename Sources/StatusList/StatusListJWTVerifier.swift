@@ -16,7 +16,11 @@ extension StatusListTokenVerifier {
     /// `iat` required and not in the future beyond the skew, `exp` when present not passed, `ttl` a non-negative
     /// number, `status_list` `{bits: 1|2|4|8, lst: base64url(zlib)}`. NumericDates may be floats; anything unreadable
     /// throws (the caller reports unknown, never absent).
-    func verifyJWT(_ bytes: [UInt8], uri: String, trust: TrustSnapshot, now: Date) throws(StatusListError) -> VerifiedStatusList {
+    ///
+    /// For a credential whose issuer is listed for JWT VC Issuer Metadata (`issuerKeys`), the list carries no `x5c`
+    /// and is signed by the key of that issuer's metadata its `kid` names (11.3: the same issuer).
+    func verifyJWT(_ bytes: [UInt8], uri: String, trust: TrustSnapshot, issuerKeys: SDJWTVCIssuerKeys?,
+                   now: Date) throws(StatusListError) -> VerifiedStatusList {
         guard bytes.count <= 16 << 20, let text = String(validating: bytes, as: UTF8.self) else {
             throw StatusListError("the token is not UTF-8 text")
         }
@@ -28,6 +32,26 @@ extension StatusListTokenVerifier {
         guard jws.algorithm == ES256.name, jws.header[member: "crit"] == nil else {
             throw StatusListError("the token is not ES256 or names crit")
         }
+        let signerTrust: StatusEvidence.SignerTrust
+        let signerDER: [UInt8]
+        if let issuerKeys, jws.header[member: "x5c"] == nil {
+            let kid = jws.header[member: "kid"]?.stringValue
+            guard case .success(let key) = issuerKeys.key(for: kid) else {
+                throw StatusListError("no key of the issuer's metadata has the list's kid")
+            }
+            guard ES256.isValid(jws.signature, over: jws.signingInput, key: key.key) else { throw StatusListError("signature does not verify") }
+            signerTrust = .issuerKey(issuer: issuerKeys.issuer)
+            signerDER = []
+        } else {
+            (signerTrust, signerDER) = try x5cSigner(jws, trust: trust, now: now)
+        }
+        return try jwtList(jws.payload, uri: uri, signerTrust: signerTrust, signerDER: signerDER, now: now)
+    }
+
+    /// The signer of a JWT list by its `x5c`: the signature, and the chain to an anchor of the SD-JWT VC issuer trust.
+    func x5cSigner(_ jws: CompactJWS, trust: TrustSnapshot, now: Date) throws(StatusListError)
+        -> (StatusEvidence.SignerTrust, [UInt8])
+    {
         guard case .array(let entries)? = jws.header[member: "x5c"], !entries.isEmpty, entries.count <= 5 else {
             throw StatusListError("the signer's x5c is not in the protected header")
         }
@@ -48,15 +72,17 @@ extension StatusListTokenVerifier {
             ValidAtTime(now, includingAnchor: true),
         ]
         let builder = CertificationPathBuilder(anchors: IACAAnchors(trust, name: "trusted SD-JWT VC issuer anchor"), rules: rules)
-        let signerTrust: StatusEvidence.SignerTrust
         switch builder.build(leaf: signer, others: others) {
-        case .success(let path): signerTrust = .anchor(sha256: path.anchor.sha256)
+        case .success(let path): return (.anchor(sha256: path.anchor.sha256), signerDER)
         case .failure(let problem) where problem.kind == .untrusted:
             throw StatusListError("the signer does not chain to a trusted SD-JWT VC issuer anchor")
         case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")
         }
+    }
 
-        let claims = jws.payload
+    /// The list's claims (TSL 5.1), once its signer is known.
+    func jwtList(_ claims: JSON, uri: String, signerTrust: StatusEvidence.SignerTrust, signerDER: [UInt8],
+                 now: Date) throws(StatusListError) -> VerifiedStatusList {
         guard claims[member: "sub"]?.stringValue == uri else { throw StatusListError("sub does not equal the credential's status URI") }
         guard let iat = try Self.jwtNumericDate(claims[member: "iat"], "iat") else { throw StatusListError("iat is missing") }
         let issuedAt = Date(timeIntervalSince1970: iat)

@@ -5,6 +5,7 @@ import Crypto
 import Encodings
 import Foundation
 import MDoc
+import SDJWTVC
 import TrustStore
 import X509
 
@@ -47,10 +48,12 @@ public struct StatusListTokenVerifier: Sendable {
     static let statusListClaim: Int64 = 65_533
     static let ttlClaim: Int64 = 65_534
 
+    /// `issuerKeys`: for a JWT list of an SD-JWT VC whose issuer an operator listed for JWT VC Issuer Metadata, that
+    /// issuer's keys (the list must be signed by one of them).
     public func verify(_ bytes: [UInt8], kind: Kind, uri: String, certificate: [UInt8]?, trust: TrustSnapshot,
-                       now: Date) throws(StatusListError) -> VerifiedStatusList
+                       issuerKeys: SDJWTVCIssuerKeys? = nil, now: Date) throws(StatusListError) -> VerifiedStatusList
     {
-        if kind == .statusListJWT { return try verifyJWT(bytes, uri: uri, trust: trust, now: now) }
+        if kind == .statusListJWT { return try verifyJWT(bytes, uri: uri, trust: trust, issuerKeys: issuerKeys, now: now) }
         let limits = CBORDecodingLimits(maxDepth: 16, maxItems: maximumIdentifiers * 2 + 64,
                                         maxInputBytes: max(bytes.count, 1), allowIndefiniteLength: false)
         let decoder = CBORDecoder(limits: limits)

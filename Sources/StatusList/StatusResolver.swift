@@ -50,10 +50,12 @@ public struct StatusResolver: Sendable {
         }
     }
 
-    /// Evidence for an SD-JWT VC's `status.status_list` (the JWT form), its signer judged against `issuerTrust`.
-    public func evidence(for reference: SDJWTVCStatusReference, issuerTrust: TrustSnapshot, now: Date) async -> StatusEvidence {
-        let key = StatusListCache.Key(uri: reference.uri, kind: .statusListJWT, certificate: nil)
-        let (result, source) = await cache.list(key, trust: issuerTrust, now: now)
+    /// Evidence for an SD-JWT VC's `status.status_list` (the JWT form), its signer judged against `issuerTrust`, or
+    /// for an issuer listed for JWT VC Issuer Metadata, by `issuerKeys` (that issuer's keys).
+    public func evidence(for reference: SDJWTVCStatusReference, issuerTrust: TrustSnapshot, issuerKeys: SDJWTVCIssuerKeys? = nil,
+                         now: Date) async -> StatusEvidence {
+        let key = StatusListCache.Key(uri: reference.uri, kind: .statusListJWT, certificate: nil, metadataIssuer: issuerKeys?.issuer)
+        let (result, source) = await cache.list(key, trust: issuerTrust, issuerKeys: issuerKeys, now: now)
         switch result {
         case .failure(let error):
             return .unknown(error.reason)

@@ -204,4 +204,65 @@ extension ConfigurationLoader.Values {
             maxSessionBytes: try int("web", "maxSessionBytes", default: ServiceConfiguration.Web.defaultMaxSessionBytes,
                                      range: (1 << 20)...(64 << 30)))
     }
+
+    /// `sdJwtVc.metadataIssuers`: `[{"iss", "vcts"}]` (a JSON array in the environment too). `iss` is an https URL
+    /// with a host and no query or fragment (http only to a destination `outbound.allowedDestinations` opens), listed
+    /// once; `vcts` a list of `vct` values (absent: any).
+    static func metadataIssuerList(_ raw: ConfigurationLoader.Raw?, allowed: [AllowedDestination]) throws(ConfigurationError)
+        -> [ServiceConfiguration.SDJWTVC.MetadataIssuer]
+    {
+        let key = "sdJwtVc.metadataIssuers"
+        let items: [RawJSON]
+        switch raw {
+        case nil: return []
+        case .file(.array(let list)): items = list
+        case .environment(let text):
+            if let path = JSONSyntaxScan.duplicateName(in: Array(text.utf8)) {
+                throw ConfigurationError(key: key + (path.hasPrefix("[") ? "" : ".") + path, ConfigurationLoader.duplicateReason)
+            }
+            guard let decoded = try? JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)), case .array(let list) = decoded else {
+                throw ConfigurationError(key: key, "must be a JSON array of {\"iss\", \"vcts\"}")
+            }
+            items = list
+        default: throw ConfigurationError(key: key, "must be an array of {\"iss\", \"vcts\"}")
+        }
+        var issuers: [ServiceConfiguration.SDJWTVC.MetadataIssuer] = []
+        for (index, item) in items.enumerated() {
+            let itemKey = "\(key)[\(index)]"
+            guard case .object(let members) = item else { throw ConfigurationError(key: itemKey, "must be an object") }
+            if let unknown = Set(members.keys).subtracting(["iss", "vcts"]).sorted().first {
+                throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected iss, vcts)")
+            }
+            guard case .string(let iss)? = members["iss"], let url = URL(string: iss), let host = url.host, !host.isEmpty,
+                  let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+                  url.query == nil, url.fragment == nil, url.user == nil, !iss.contains("?"), !iss.contains("#")
+            else {
+                throw ConfigurationError(key: "\(itemKey).iss", "must be an https URL with a host and no query or fragment")
+            }
+            if scheme == "http" {
+                let port = url.port ?? 80
+                guard allowed.contains(where: { $0.names(urlHost: host, port: port) }) else {
+                    throw ConfigurationError(key: "\(itemKey).iss",
+                                             "http is only for a destination listed in outbound.allowedDestinations; use https")
+                }
+            }
+            guard !issuers.contains(where: { $0.iss == iss }) else {
+                throw ConfigurationError(key: "\(itemKey).iss", "\"\(iss)\" is listed twice")
+            }
+            var vcts: [String] = []
+            switch members["vcts"] {
+            case nil: break
+            case .array(let list)?:
+                for (position, element) in list.enumerated() {
+                    guard case .string(let vct) = element, !vct.isEmpty else {
+                        throw ConfigurationError(key: "\(itemKey).vcts[\(position)]", "must be a non-empty string")
+                    }
+                    vcts.append(vct)
+                }
+            default: throw ConfigurationError(key: "\(itemKey).vcts", "must be a list of vct strings")
+            }
+            issuers.append(.init(iss: iss, vcts: vcts))
+        }
+        return issuers
+    }
 }

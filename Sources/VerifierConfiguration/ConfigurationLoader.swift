@@ -44,7 +44,7 @@ public enum ConfigurationLoader {
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions", "maxSessionBytes"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl"],
-        "sdJwtVc": ["issuerDirectory", "seedDirectory", "keyBindingMaxAgeSeconds"],
+        "sdJwtVc": ["issuerDirectory", "seedDirectory", "keyBindingMaxAgeSeconds", "metadataIssuers", "metadataCacheSeconds"],
         "logging": ["level"],
         "demo": ["enabled", "integrator"],
     ]
@@ -514,7 +514,10 @@ public enum ConfigurationLoader {
                 configuration.sdJwtVc = ServiceConfiguration.SDJWTVC(
                     issuerDirectory: path(try requiredString("sdJwtVc", "issuerDirectory")),
                     seedDirectory: try string("sdJwtVc", "seedDirectory").map(path),
-                    keyBindingMaxAgeSeconds: try int("sdJwtVc", "keyBindingMaxAgeSeconds", default: 300, range: 10...86_400))
+                    keyBindingMaxAgeSeconds: try int("sdJwtVc", "keyBindingMaxAgeSeconds", default: 300, range: 10...86_400),
+                    metadataIssuers: try Self.metadataIssuerList(raw("sdJwtVc", "metadataIssuers"),
+                                                                 allowed: configuration.outbound.allowedDestinations),
+                    metadataCacheSeconds: try int("sdJwtVc", "metadataCacheSeconds", default: 300, range: 10...86_400))
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
             if let level = try string("logging", "level") {

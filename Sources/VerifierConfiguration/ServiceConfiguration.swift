@@ -197,11 +197,30 @@ public struct ServiceConfiguration: Sendable {
         /// How old a KB-JWT's `iat` may be when its request was made just now (the window is then
         /// [now − max(this, the session's lifetime) − clock skew, now + clock skew]).
         public var keyBindingMaxAgeSeconds = 300
+        /// Issuers verified by their JWT VC Issuer Metadata (`/.well-known/jwt-vc-issuer`) instead of `x5c`: only
+        /// these, never as a fallback for another `iss`.
+        public var metadataIssuers: [MetadataIssuer] = []
+        /// How long an issuer's metadata keys are kept before they are fetched again.
+        public var metadataCacheSeconds = 300
 
-        public init(issuerDirectory: URL, seedDirectory: URL? = nil, keyBindingMaxAgeSeconds: Int = 300) {
+        /// One listed issuer: its exact `iss`, and the `vct` values it is trusted for (empty: any).
+        public struct MetadataIssuer: Sendable, Equatable {
+            public var iss: String
+            public var vcts: [String]
+
+            public init(iss: String, vcts: [String] = []) {
+                self.iss = iss
+                self.vcts = vcts
+            }
+        }
+
+        public init(issuerDirectory: URL, seedDirectory: URL? = nil, keyBindingMaxAgeSeconds: Int = 300,
+                    metadataIssuers: [MetadataIssuer] = [], metadataCacheSeconds: Int = 300) {
             self.issuerDirectory = issuerDirectory
             self.seedDirectory = seedDirectory
             self.keyBindingMaxAgeSeconds = keyBindingMaxAgeSeconds
+            self.metadataIssuers = metadataIssuers
+            self.metadataCacheSeconds = metadataCacheSeconds
         }
     }
 

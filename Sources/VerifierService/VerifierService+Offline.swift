@@ -65,6 +65,7 @@ extension VerifierService {
         switch evidence.signerTrust {
         case .anchor(let sha256): trust = "signer chains to IACA \(sha256)"
         case .msoCertificate: trust = "signer chains to the MSO certificate"
+        case .issuerKey(let issuer): trust = "signed by a metadata key of \(issuer)"
         case .none: trust = "no signer"
         }
         switch evidence.finding {

@@ -141,7 +141,8 @@ public final class VerifierService: Sendable {
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
         sdJwtVcIssuerTrust = store.sdJwtVcIssuers
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
-                                                statusResolver: statusResolver, now: now, sdJwtVcIssuers: sdJwtVcIssuerTrust)
+                                                statusResolver: statusResolver, now: now, sdJwtVcIssuers: sdJwtVcIssuerTrust,
+                                                outbound: outboundFetcher)
         self.verification = verification
         let clock = RequestClock(allowOverride: configuration.verification.allowVerificationTimeOverride, now: now)
         apple = AppleHandler(apple: configuration.apple,

@@ -927,6 +927,30 @@ class MiniVerifier:
                 raise Refused(check, "ISSUER_CERTIFICATE_EXPIRED")
         return warnings
 
+    # ---- keys (overridable) ----
+    def issuer_key(self, header: dict, payload: dict, signature: bytes, signing_input: bytes, now: int) -> list[dict]:
+        """x5c: the leaf's key must verify the issuer JWT and the chain must end at an anchor; returns warnings."""
+        c = "sdjwt.issuerSignature"
+        x5c = header.get("x5c")
+        if not isinstance(x5c, list) or not x5c or not all(isinstance(e, str) for e in x5c):
+            raise Refused(c, "SDJWT_X5C_MISSING")
+        try:
+            chain = [base64.b64decode(e, validate=True) for e in x5c]
+            leaf_key = x509.load_der_x509_certificate(chain[0]).public_key()
+        except ValueError:
+            raise Refused(c, "SDJWT_X5C_MISSING")
+        if not isinstance(leaf_key, ec.EllipticCurvePublicKey) or leaf_key.curve.name != "secp256r1":
+            raise Refused(c, "ALGORITHM_UNSUPPORTED")
+        if not es_verify(leaf_key, signature, signing_input):
+            raise Refused(c, "ISSUER_SIGNATURE_INVALID")
+        return self.chain(chain, now, "sdjwt.issuerCertificateChain")
+
+    def list_key(self, header: dict, now: int):
+        """The status list signer's key: x5c chaining to an anchor (raises Refused/ValueError/KeyError if not)."""
+        chain = [base64.b64decode(e, validate=True) for e in header["x5c"]]
+        self.chain(chain, now, "sdjwt.status")
+        return x509.load_der_x509_certificate(chain[0]).public_key()
+
     # ---- presentation ----
     def verify(self, presentation: str, *, now: int, nonce: str, audience: str, require_kb: bool,
                query: dict | None) -> dict:
@@ -970,21 +994,8 @@ class MiniVerifier:
             raise Refused(c, "ALGORITHM_UNSUPPORTED")
         if "crit" in header:  # nothing beyond the registered parameters is processed here
             raise Refused(c, "SDJWT_CRIT_UNSUPPORTED")
-        x5c = header.get("x5c")
-        if not isinstance(x5c, list) or not x5c or not all(isinstance(e, str) for e in x5c):
-            raise Refused(c, "SDJWT_X5C_MISSING")
-        try:
-            chain = [base64.b64decode(e, validate=True) for e in x5c]
-            leaf_key = x509.load_der_x509_certificate(chain[0]).public_key()
-        except ValueError:
-            raise Refused(c, "SDJWT_X5C_MISSING")
-        if not isinstance(leaf_key, ec.EllipticCurvePublicKey) or leaf_key.curve.name != "secp256r1":
-            raise Refused(c, "ALGORITHM_UNSUPPORTED")
-        if not es_verify(leaf_key, signature, f"{h64}.{p64}".encode("ascii")):
-            raise Refused(c, "ISSUER_SIGNATURE_INVALID")
-
-        # 3. chain
-        warnings += self.chain(chain, now, "sdjwt.issuerCertificateChain")
+        # 2b-3. the issuer's key, its signature and its trust (x5c here; jwt_vc_issuer_metadata.py overrides it)
+        warnings += self.issuer_key(header, payload, signature, f"{h64}.{p64}".encode("ascii"), now)
 
         # 4. disclosures
         c = "sdjwt.disclosures"
@@ -1146,10 +1157,7 @@ class MiniVerifier:
             header, claims, sig = strict_json(strict_b64u(h64)), strict_json(strict_b64u(p64)), strict_b64u(s64)
             if header.get("typ") != "statuslist+jwt" or header.get("alg") != "ES256" or "crit" in header:
                 raise unknown
-            chain = [base64.b64decode(e, validate=True) for e in header["x5c"]]
-            self.chain(chain, now, "sdjwt.status")
-            if not es_verify(x509.load_der_x509_certificate(chain[0]).public_key(), sig,
-                             f"{h64}.{p64}".encode("ascii")):
+            if not es_verify(self.list_key(header, now), sig, f"{h64}.{p64}".encode("ascii")):
                 raise unknown
             if claims.get("sub") != ref["uri"] or not is_numeric_date(claims.get("iat")):
                 raise unknown

@@ -59,3 +59,76 @@ import TrustStore
         #expect(warned.verified)
     }
 }
+
+/// JWT VC Issuer Metadata end to end: every case of `TestVectors/sdjwt-metadata` through the library entry point, the
+/// issuer metadata, key sets and status lists fetched through the real outbound fetcher from our loopback server.
+/// A listed issuer's status list must be signed by a key of its metadata; an unlisted issuer is never fetched.
+@Suite(.serialized) struct SDJWTVCIssuerMetadataLoopbackTests {
+    static func verifier() -> StatusAwareSDJWTVCVerifier {
+        let outbound = OutboundFetcher(policy: DestinationPolicy(allowed: [AllowedDestination("127.0.0.1:\(StatusListServer.jwtPort)")!]))
+        let fetcher = StatusListFetcher(limits: StatusFetchLimits(timeout: 1, maximumBytes: 64 << 10, allowedSchemes: ["http"]),
+                                        fetcher: outbound)
+        return StatusAwareSDJWTVCVerifier(resolver: StatusResolver(cache: StatusListCache(fetcher: fetcher)),
+                                          issuerKeys: JWTVCIssuerMetadataResolver.fetching(through: outbound, listed: SDJWTVCMetadataVectors.listed,
+                                                                                           timeout: 1),
+                                          now: { SDJWTVCVectors.time })
+    }
+
+    @Test(arguments: SDJWTVCMetadataVectors.cases)
+    func verdictAsTheManifestSays(_ testCase: SDJWTVCVectors.Case) async throws {
+        let server = try StatusListServer.jwtLists()
+        let result = await Self.verifier().verify(try testCase.presentation, options: try SDJWTVCVectors.options(testCase),
+                                                  issuerTrust: try SDJWTVCVectors.trust())
+        let unlistedFetches = server.fetches("/.well-known/jwt-vc-issuer/issuers/unlisted")
+        await server.stop()
+        guard case .report(let report) = result else { Issue.record("\(testCase.name) failed as a whole"); return }
+        #expect(report.verified == (testCase.expect["verified"]?.bool ?? false), "\(testCase.name): \(report.checks)")
+        if let check = testCase.expect["check"]?.string {
+            let failing = report.checks.first { $0.status == .failed }
+            #expect(failing?.id.rawValue == check, "\(testCase.name): \(report.checks)")
+            #expect(failing?.code?.rawValue == testCase.expect["code"]?.string, "\(testCase.name): \(failing?.detail ?? "")")
+        } else {
+            #expect(report.issuer.keyID == "k1")
+        }
+        if testCase.name == "md-status-valid" {
+            #expect(report.check(.status)?.status == .passed, "\(report.check(.status)?.detail ?? "")")
+        }
+        #expect(unlistedFetches == 0, "an unlisted issuer's metadata is never fetched")
+    }
+
+    /// Without a listing nothing is fetched: a credential with no `x5c` is refused, never resolved by its `iss`.
+    @Test func withoutAListingMetadataIsNeverAFallback() async throws {
+        let server = try StatusListServer.jwtLists()
+        let testCase = try #require(SDJWTVCMetadataVectors.cases.first { $0.name == "md-valid" })
+        let outbound = OutboundFetcher(policy: DestinationPolicy(allowed: [AllowedDestination("127.0.0.1:\(StatusListServer.jwtPort)")!]))
+        let fetcher = StatusListFetcher(limits: StatusFetchLimits(timeout: 1, maximumBytes: 64 << 10, allowedSchemes: ["http"]), fetcher: outbound)
+        let verifier = StatusAwareSDJWTVCVerifier(resolver: StatusResolver(cache: StatusListCache(fetcher: fetcher)), now: { SDJWTVCVectors.time })
+        let result = await verifier.verify(try testCase.presentation, options: try SDJWTVCVectors.options(testCase),
+                                           issuerTrust: try SDJWTVCVectors.trust())
+        let fetches = server.fetches("/.well-known/jwt-vc-issuer/issuers/pid")
+        await server.stop()
+        guard case .report(let report) = result else { Issue.record("no report"); return }
+        #expect(report.check(.issuerSignature)?.code?.rawValue == "SDJWT_X5C_MISSING")
+        #expect(fetches == 0)
+    }
+
+    /// The destination policy holds for metadata too: an issuer on loopback that the allowlist does not open is refused.
+    @Test func theDestinationPolicyGuardsMetadataFetches() async throws {
+        let server = try StatusListServer.jwtLists()
+        let testCase = try #require(SDJWTVCMetadataVectors.cases.first { $0.name == "md-valid" })
+        let outbound = OutboundFetcher(policy: DestinationPolicy())
+        let fetcher = StatusListFetcher(limits: StatusFetchLimits(timeout: 1, maximumBytes: 64 << 10, allowedSchemes: ["http"]), fetcher: outbound)
+        let verifier = StatusAwareSDJWTVCVerifier(resolver: StatusResolver(cache: StatusListCache(fetcher: fetcher)),
+                                                  issuerKeys: JWTVCIssuerMetadataResolver.fetching(through: outbound, listed: SDJWTVCMetadataVectors.listed, timeout: 1),
+                                                  now: { SDJWTVCVectors.time })
+        let result = await verifier.verify(try testCase.presentation, options: try SDJWTVCVectors.options(testCase),
+                                           issuerTrust: try SDJWTVCVectors.trust())
+        let fetches = server.fetches("/.well-known/jwt-vc-issuer/issuers/pid")
+        await server.stop()
+        guard case .report(let report) = result else { Issue.record("no report"); return }
+        let signature = try #require(report.check(.issuerSignature))
+        #expect(signature.code?.rawValue == "SDJWT_ISSUER_METADATA_UNAVAILABLE")
+        #expect(signature.detail?.contains("http is refused") == true, "\(signature.detail ?? "")")
+        #expect(fetches == 0)
+    }
+}

@@ -11,16 +11,30 @@ import TrustStore
 public enum SDJWTVCVectors {
     public static let folder = Fixtures.testVectors.appendingPathComponent("sdjwt")
     public static let manifest = try? JSONValue.load(folder.appendingPathComponent("manifest.json"))
-    public static let cases: [Case] = (manifest?["cases"]?.array ?? []).map(Case.init)
+    public static let cases: [Case] = (manifest?["cases"]?.array ?? []).map { Case($0) }
     public static let time = date(manifest?["verificationTime"]?.string ?? "2030-01-01T00:00:00Z")
 
     public struct Case: CustomTestStringConvertible, Sendable {
         public let json: JSONValue
+        /// The vector folder the case's file is in.
+        public let folder: URL
+
+        public init(_ json: JSONValue) {
+            self.json = json
+            folder = SDJWTVCVectors.folder
+        }
+
+        /// A case of ``SDJWTVCMetadataVectors``.
+        public init(metadata json: JSONValue) {
+            self.json = json
+            folder = SDJWTVCMetadataVectors.folder
+        }
+
         public var name: String { json["name"]?.string ?? "?" }
         public var testDescription: String { name }
         public var expect: JSONValue { json["expect"] ?? .null }
         public var presentation: String {
-            get throws { try Fixtures.text(SDJWTVCVectors.folder.appendingPathComponent(json["file"]?.string ?? "")) }
+            get throws { try Fixtures.text(folder.appendingPathComponent(json["file"]?.string ?? "")) }
         }
     }
 

@@ -41,13 +41,23 @@ public final class StatusListServer: Sendable {
             lists[String(name.dropLast(".jwt".count))] = try Fixtures.bytes(listFolder.appendingPathComponent(name))
         }
         return try StatusListServer(port: jwtPort, lists: lists, contentType: "application/statuslist+jwt", slowSeconds: 3,
-                                    oversizedBytes: 2 << 20)
+                                    oversizedBytes: 2 << 20, files: try SDJWTVCMetadataVectors.servedFiles())
     }
 
-    private init(port: Int, lists: [String: [UInt8]], contentType: String, slowSeconds: Double, oversizedBytes: Int) throws {
+    /// `files`: more paths served as they are (`TestVectors/sdjwt-metadata`'s issuer metadata, key sets and lists).
+    private init(port: Int, lists: [String: [UInt8]], contentType: String, slowSeconds: Double, oversizedBytes: Int,
+                 files: [SDJWTVCMetadataVectors.ServedFile] = []) throws {
         let counts = self.counts
         let served = lists
         var router = Router()
+        for file in files {
+            router.get(file.path) { _ in
+                counts.byName.withLock { $0[file.path, default: 0] += 1 }
+                var fields = HTTPFields()
+                fields[.contentType] = file.contentType
+                return HTTPServerResponse(status: .ok, headerFields: fields, body: file.bytes)
+            }
+        }
         router.get("/lists/:name") { request in
             let name = request.pathParameters["name"] ?? ""
             counts.byName.withLock { $0[name, default: 0] += 1 }
@@ -88,7 +98,7 @@ public final class StatusListServer: Sendable {
         }
     }
 
-    /// How often `/lists/<name>` was asked for.
+    /// How often `/lists/<name>` (or a served file, by its path) was asked for.
     public func fetches(_ name: String) -> Int { counts.byName.withLock { $0[name] ?? 0 } }
 
     public func stop() async {

@@ -106,6 +106,8 @@ for entry in json.loads(pathlib.Path("TestVectors/sdjwt-spec/rfc9901-example.jso
     (out / ("rfc-" + entry["digest"][:8] + ".bin")).write_bytes(b"\x01" + entry["disclosure"].encode())
 (out / "payload.bin").write_bytes(b"\x02" + json.dumps({"_sd": ["a"], "x": [{"...": "b"}]}).encode())
 (out / "json.bin").write_bytes(b"\x03" + json.dumps({"a": [1, 2.5, "\u00e9", None, True]}).encode())
+for f in sorted(pathlib.Path("TestVectors/sdjwt-metadata/served").glob("*/*.json")):
+    (out / ("metadata-" + f.parent.name + "-" + f.stem + ".bin")).write_bytes(b"\x04" + f.read_bytes())
 PY
             ;;
         *)

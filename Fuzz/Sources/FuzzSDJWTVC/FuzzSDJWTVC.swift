@@ -19,10 +19,11 @@ private let verifier = SDJWTVCVerifier(trust: .empty)
 /// SD-JWT VC verification on any input. The first byte picks what the rest is read as:
 /// 0: a whole presentation, through prepare and finish (nothing may verify without an anchor, and no status list may
 /// be named for a credential that is not valid as issued); 1: one disclosure; 2: a JSON payload with the rest of
-/// the input's lines as disclosures, through the resolver; 3: strict JSON.
+/// the input's lines as disclosures, through the resolver; 3: strict JSON; 4: a JWT VC Issuer Metadata document (or,
+/// failing that, a key set) for a fixed `iss`.
 public func fuzzSDJWTVC(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start, count > 0 else { return 0 }
-    let selector = start[0] % 4
+    let selector = start[0] % 5
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     let text = String(decoding: bytes, as: UTF8.self)
     switch selector {
@@ -42,8 +43,22 @@ public func fuzzSDJWTVC(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
            resolved.disclosedPaths.count != disclosures.count {
             fatalError("a disclosure was applied twice or not at all")
         }
-    default:
+    case 3:
         _ = try? JSONParser.parse(bytes)
+    default:
+        let iss = "https://issuer.example"
+        var keys: SDJWTVCIssuerKeys?
+        switch try? JWTVCIssuerMetadata.document(bytes, iss: iss, source: "fuzz") {
+        case .jwks(let found)?: keys = found
+        case .jwksURI(let uri)?: if !uri.hasPrefix("https://") && !uri.hasPrefix("http://") { fatalError("a jwks_uri that is not http(s)") }
+        case nil: keys = try? JWTVCIssuerMetadata.keySet(bytes, issuer: iss, source: "fuzz")
+        }
+        if let keys {
+            let ids = keys.keys.compactMap(\.id)
+            if keys.issuer != iss || keys.keys.isEmpty || keys.keys.count > JWTVCIssuerMetadata.maximumKeys || Set(ids).count != ids.count {
+                fatalError("a key set broke its rules: issuer, count or a kid twice")
+            }
+        }
     }
     return 0
 }

@@ -21,6 +21,8 @@ public struct StatusEvidence: Sendable, Equatable {
         case anchor(sha256: String)
         /// The certificate the MSO names in its status reference.
         case msoCertificate
+        /// A key of the JWT VC Issuer Metadata of `issuer` (an SD-JWT VC issuer an operator listed).
+        case issuerKey(issuer: String)
         /// Nothing checked (the finding is unknown).
         case none
     }

@@ -70,7 +70,8 @@ enum VerdictJSON {
         writer.beginObject()
         for (name, value) in [("iss", signed ? report.issuer.iss.map { String($0.utf8.prefix(256)) ?? "" } : nil),
                               ("signer", report.issuer.signerSubject), ("anchor", report.issuer.anchorSubject),
-                              ("anchorSha256", report.issuer.anchorSHA256)] {
+                              ("anchorSha256", report.issuer.anchorSHA256),
+                              ("metadata", signed ? report.issuer.metadataSource : nil), ("keyId", report.issuer.keyID)] {
             guard let value else { continue }
             writer.key(name)
             writer.string(value)

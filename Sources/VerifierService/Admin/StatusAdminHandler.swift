@@ -27,6 +27,7 @@ struct StatusAdminHandler: Sendable {
             switch entry.list.signerTrust {
             case .anchor(let sha256): trust = .string(sha256)
             case .msoCertificate: trust = .string("msoCertificate")
+            case .issuerKey(let issuer): trust = .string("issuerMetadata \(issuer)")
             case .none: trust = .null
             }
             return .object([

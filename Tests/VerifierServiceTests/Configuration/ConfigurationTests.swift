@@ -164,6 +164,42 @@ struct ConfigurationTests {
         #expect(loaded.oid4vp?.publicBaseURL == "https://v.example")
     }
 
+    /// `sdJwtVc.metadataIssuers`: exact https issuers listed once (http only to an allowlisted destination), each
+    /// optionally scoped by `vcts`; the same JSON array in the environment.
+    @Test func sdJwtVcMetadataIssuers() throws {
+        let base = #""trust": {"iacaDirectory": "trust"}"#
+        func section(_ issuers: String, outbound: String = "") -> String {
+            "{\(base)\(outbound), \"sdJwtVc\": {\"issuerDirectory\": \"issuers\", \"metadataIssuers\": \(issuers)}}"
+        }
+        let refusals: [(String, String, String)] = [
+            (#"[{"iss": "http://issuer.example"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "https://issuer.example?x=1"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "https://issuer.example#f"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "issuer.example"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "https://a.example"}, {"iss": "https://a.example"}]"#, "", "sdJwtVc.metadataIssuers[1].iss"),
+            (#"[{"iss": "https://a.example", "vct": ["x"]}]"#, "", "sdJwtVc.metadataIssuers[0].vct"),
+            (#"[{"iss": "https://a.example", "vcts": [""]}]"#, "", "sdJwtVc.metadataIssuers[0].vcts[0]"),
+            (#"[{"iss": "https://a.example", "vcts": "urn:x"}]"#, "", "sdJwtVc.metadataIssuers[0].vcts"),
+            (#"{"iss": "https://a.example"}"#, "", "sdJwtVc.metadataIssuers"),
+        ]
+        for (issuers, outbound, key) in refusals {
+            #expect(try error(section(issuers, outbound: outbound))?.key == key, "\(issuers)")
+        }
+        let allowlisted = #", "outbound": {"allowedDestinations": ["127.0.0.1:18614"]}"#
+        let loaded = try ConfigurationLoader.load(file: try write(section(
+            #"[{"iss": "https://issuer.example/tenant", "vcts": ["urn:eudi:pid:1"]}, {"iss": "http://127.0.0.1:18614/issuers/pid"}]"#,
+            outbound: allowlisted)), environment: [:])
+        #expect(loaded.sdJwtVc?.metadataIssuers == [.init(iss: "https://issuer.example/tenant", vcts: ["urn:eudi:pid:1"]),
+                                                    .init(iss: "http://127.0.0.1:18614/issuers/pid")])
+        #expect(loaded.sdJwtVc?.metadataCacheSeconds == 300)
+        let fromEnvironment = try ConfigurationLoader.load(file: try write(section("[]")), environment: [
+            "VERIFIERD_SD_JWT_VC_METADATA_ISSUERS": #"[{"iss": "https://b.example"}]"#,
+        ])
+        #expect(fromEnvironment.sdJwtVc?.metadataIssuers == [.init(iss: "https://b.example")])
+        let duplicate = try error(section("[]"), environment: ["VERIFIERD_SD_JWT_VC_METADATA_ISSUERS": #"[{"iss": "https://b.example", "iss": "https://c.example"}]"#])
+        #expect(duplicate?.key == "sdJwtVc.metadataIssuers[0].iss", "\(String(describing: duplicate))")
+    }
+
     @Test func webAndReaderAuthSections() throws {
         let base = #""trust": {"iacaDirectory": "trust"}"#
         #expect(try error("{\(base), \"web\": {\"allowedOrigins\": []}}")?.key == "web.allowedOrigins")

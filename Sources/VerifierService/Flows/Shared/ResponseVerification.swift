@@ -1,6 +1,7 @@
 import Foundation
 import MDoc
 import OpenID4VP
+import OutboundFetch
 import SDJWT
 import SDJWTVC
 import StatusList
@@ -25,11 +26,18 @@ struct ResponseVerification: Sendable {
     let keyBindingMaxAge: TimeInterval
 
     init(configuration: ServiceConfiguration, trust: TrustStoreManager, statusResolver: StatusResolver,
-         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil)
+         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil, outbound: OutboundFetcher? = nil)
     {
         self.trust = trust
         self.sdJwtVcIssuers = sdJwtVcIssuers
-        sdJwtVcStatusAware = StatusAwareSDJWTVCVerifier(resolver: statusResolver, now: now)
+        // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
+        var issuerKeys: JWTVCIssuerMetadataResolver?
+        if let sdJwtVc = configuration.sdJwtVc, !sdJwtVc.metadataIssuers.isEmpty, let outbound {
+            issuerKeys = .fetching(through: outbound, listed: sdJwtVc.metadataIssuers.map { SDJWTVCMetadataIssuer(iss: $0.iss, vcts: $0.vcts) },
+                                   timeout: TimeInterval(configuration.status.fetchTimeoutSeconds),
+                                   cacheSeconds: TimeInterval(sdJwtVc.metadataCacheSeconds))
+        }
+        sdJwtVcStatusAware = StatusAwareSDJWTVCVerifier(resolver: statusResolver, issuerKeys: issuerKeys, now: now)
         keyBindingMaxAge = TimeInterval(max(configuration.sdJwtVc?.keyBindingMaxAgeSeconds ?? 300, configuration.oid4vp?.sessionTTLSeconds ?? 0))
         statusAware = StatusAwareVerifier(resolver: statusResolver, mode: configuration.status.mode, now: now)
         statusPolicy = StatusPolicy(mode: configuration.status.mode, unknown: configuration.status.unknown)

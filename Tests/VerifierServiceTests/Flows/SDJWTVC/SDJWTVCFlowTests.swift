@@ -24,6 +24,49 @@ struct SDJWTVCFlowTests {
 
     static let time = "2030-01-01T00:00:00Z"
 
+    /// JWT VC Issuer Metadata through the service: the issuers `sdJwtVc.metadataIssuers` lists (the vectors'
+    /// loopback issuers, http opened by `outbound.allowedDestinations`), every case of `TestVectors/sdjwt-metadata`
+    /// on the bare route, its code, and the report naming where the key was read; an unlisted issuer is never fetched.
+    @Test func listedIssuersThroughTheirMetadata() async throws {
+        let listed: [[String: Any]] = SDJWTVCMetadataVectors.listed.map { issuer in
+            issuer.vcts.isEmpty ? ["iss": issuer.iss] : ["iss": issuer.iss, "vcts": issuer.vcts]
+        }
+        let harness = try ServiceHarness(anchors: [ServiceHarness.pki.appendingPathComponent("iaca-p256.pem")], configure: { config in
+            config["sdJwtVc"] = ["issuerDirectory": "sd-jwt-vc-issuers", "metadataIssuers": listed,
+                                 "seedDirectory": SDJWTVCVectors.folder.appendingPathComponent("trusted-issuers").path]
+            config["outbound"] = ["allowedDestinations": ["127.0.0.1:\(StatusListServer.jwtPort)"]]
+            config["status"] = ["allowedSchemes": ["http", "https"], "fetchTimeoutSeconds": 2]
+        })
+        let server = try StatusListServer.jwtLists()
+        defer { Task { await harness.stop(); await server.stop() } }
+        #expect(SDJWTVCMetadataVectors.cases.count >= 16)
+        for testCase in SDJWTVCMetadataVectors.cases {
+            let answer = try await harness.post("/v1/sd-jwt-vc/verify", json: [
+                "presentation": try testCase.presentation, "nonce": SDJWTVCVectors.manifest?["nonce"]?.string ?? "",
+                "audience": SDJWTVCVectors.manifest?["audience"]?.string ?? "", "verificationTime": Self.time,
+            ])
+            let verified = testCase.expect["verified"]?.bool ?? false
+            #expect(answer.status == (verified ? 200 : 422), "\(testCase.name): \(answer.text)")
+            #expect(answer.json["code"] as? String == testCase.expect["code"]?.string, "\(testCase.name): \(answer.text)")
+            let document = try #require((answer.json["documents"] as? [[String: Any]])?.first)
+            let issuer = document["issuer"] as? [String: Any]
+            if verified {
+                #expect(issuer?["keyId"] as? String == "k1")
+                #expect((issuer?["metadata"] as? String)?.contains("/.well-known/jwt-vc-issuer/issuers/") == true, "\(answer.text)")
+                #expect(issuer?["anchor"] == nil, "no certificate chain: the key came from metadata")
+            } else {
+                if testCase.expect["check"]?.string == "sdjwt.issuerSignature" {
+                    #expect(issuer?["keyId"] == nil && issuer?["iss"] == nil, "nothing unsigned is named: \(answer.text)")
+                }
+                #expect(!answer.text.contains("Mustermann"), "\(testCase.name)")
+            }
+        }
+        #expect(server.fetches("/.well-known/jwt-vc-issuer/issuers/unlisted") == 0)
+        #expect(server.fetches("/.well-known/jwt-vc-issuer/issuers/pid") == 1, "the keys are kept: one fetch for every pid case")
+        await server.stop()
+        await harness.stop()
+    }
+
     /// The bare route reaches every verdict the library does: cases without a DCQL query, each with its code.
     @Test func everyCaseThroughTheBareRoute() async throws {
         let harness = try Self.harness()
