@@ -1,3 +1,5 @@
+import Encodings
+
 /// Stable error codes of SD-JWT (RFC 9901) processing: the presentation's structure, the issuer-signed JWT's
 /// header and signature, the disclosures, and key binding. Part of the public API and of HTTP responses.
 public enum SDJWTErrorCode: String, Sendable, CaseIterable, Codable {
@@ -52,14 +54,4 @@ public enum SDJWTErrorCode: String, Sendable, CaseIterable, Codable {
 }
 
 /// A refusal with its stable code and a readable reason (never a claim value).
-public struct SDJWTFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public let code: SDJWTErrorCode
-    public let detail: String
-
-    public init(_ code: SDJWTErrorCode, _ detail: String) {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { "\(code.rawValue): \(detail)" }
-}
+public typealias SDJWTFailure = CodedFailure<SDJWTErrorCode>

@@ -8,7 +8,7 @@ public enum JWTVCIssuerMetadata {
     public static let maximumBytes = 64 << 10
     /// The most keys a set may hold.
     public static let maximumKeys = 16
-    static let jsonLimits = JSONParser.Limits(maximumDepth: 8, maximumValues: 1_024)
+    static let jsonLimits = JSONParser.Limits(maximumDepth: 16, maximumValues: 4_096)
 
     /// Why a document or key set is refused.
     public struct Invalid: Error, Sendable {
@@ -42,7 +42,7 @@ public enum JWTVCIssuerMetadata {
     public static func document(_ bytes: [UInt8], iss: String, source: String) throws(Invalid) -> KeySource {
         let json = try object(bytes, "the metadata")
         guard let issuer = json[member: "issuer"]?.stringValue else { throw Invalid("the metadata has no issuer string") }
-        guard issuer == iss else { throw Invalid("the metadata's issuer \"\(issuer.prefix(128))\" is not the credential's iss") }
+        guard issuer.utf8.elementsEqual(iss.utf8) else { throw Invalid("the metadata's issuer \"\(issuer.prefix(128))\" is not the credential's iss") }
         switch (json[member: "jwks"], json[member: "jwks_uri"]) {
         case (let jwks?, nil):
             return .jwks(try keySet(jwks, issuer: issuer, source: source))
@@ -61,7 +61,8 @@ public enum JWTVCIssuerMetadata {
         try keySet(try object(bytes, "the JWKS"), issuer: issuer, source: source)
     }
 
-    /// The EC P-256 signing keys of a JWK Set: keys of another type, or whose `use` is not `sig`, are skipped; a key
+    /// The EC P-256 signing keys of a JWK Set: keys of another type, or whose `use` is not `sig` or `alg` not `ES256`,
+    /// are skipped; a key
     /// with a private member, two keys with one `kid`, more than ``maximumKeys`` keys or no usable key refuse the set.
     static func keySet(_ jwks: JSON, issuer: String, source: String) throws(Invalid) -> SDJWTVCIssuerKeys {
         guard case .array(let entries)? = jwks[member: "keys"] else { throw Invalid("the JWKS has no keys array") }
@@ -69,7 +70,7 @@ public enum JWTVCIssuerMetadata {
         var keys: [SDJWTVCIssuerKeys.Key] = []
         for entry in entries {
             guard case .object = entry else { throw Invalid("a JWKS entry is not an object") }
-            for member in ["d", "p", "q", "dp", "dq", "qi", "k"] where entry[member: member] != nil {
+            for member in ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] where entry[member: member] != nil {
                 throw Invalid("a JWKS entry holds the private member \"\(member)\"")
             }
             let kid: String?
@@ -79,9 +80,10 @@ public enum JWTVCIssuerMetadata {
             default: throw Invalid("a kid is not a string")
             }
             if let use = entry[member: "use"], use.stringValue != "sig" { continue }
+            if let alg = entry[member: "alg"], alg.stringValue != "ES256" { continue }
             guard entry[member: "kty"]?.stringValue == "EC", entry[member: "crv"]?.stringValue == "P-256" else { continue }
             guard let key = P256PublicJWK.key(entry) else { throw Invalid("an EC P-256 key of the JWKS is malformed") }
-            if let kid, keys.contains(where: { $0.id == kid }) { throw Invalid("two keys share kid \"\(kid.prefix(64))\"") }
+            if let kid, keys.contains(where: { $0.id?.utf8.elementsEqual(kid.utf8) == true }) { throw Invalid("two keys share kid \"\(kid.prefix(64))\"") }
             keys.append(.init(id: kid, key: key))
         }
         guard !keys.isEmpty else { throw Invalid("the JWKS holds no EC P-256 signing key") }

@@ -47,8 +47,8 @@ public actor JWTVCIssuerMetadataResolver: SDJWTVCIssuerKeyResolving {
 
     public func keys(for issuer: SDJWTVCMetadataIssuer, now: Date) async -> SDJWTVCIssuerKeyLookup {
         let iss = issuer.iss
-        guard listed.contains(where: { $0.iss == iss }) else { return .unavailable("the issuer is not listed") }
-        if let entry = entries[iss], now < entry.until { return entry.lookup }
+        guard listed.contains(where: { $0.iss.utf8.elementsEqual(iss.utf8) }) else { return .unavailable("the issuer is not listed") }
+        if let entry = entries[iss], now < entry.until { return Self.answer(entry, now: now) }
         let task: Task<SDJWTVCIssuerKeyLookup, Never>
         if let running = inFlight[iss] {
             task = running
@@ -70,9 +70,15 @@ public actor JWTVCIssuerMetadataResolver: SDJWTVCIssuerKeyResolving {
             }
             entries[iss] = entry
         }
-        if case .keys = lookup { return lookup }
-        if let good = entries[iss]?.lastGood, now < good.staleUntil { return .keys(good.keys) }
-        return lookup
+        guard let entry = entries[iss] else { return lookup }
+        return Self.answer(entry, now: now)
+    }
+
+    /// An entry's answer: its keys; after a failed refetch, the last good keys while the stale grace lasts.
+    static func answer(_ entry: Entry, now: Date) -> SDJWTVCIssuerKeyLookup {
+        if case .keys = entry.lookup { return entry.lookup }
+        if let good = entry.lastGood, now < good.staleUntil { return .keys(good.keys) }
+        return entry.lookup
     }
 
     /// Fetches and reads the metadata of `iss`, and its `jwks_uri` when it names one.
@@ -90,6 +96,11 @@ public actor JWTVCIssuerMetadataResolver: SDJWTVCIssuerKeyResolving {
             case .jwks(let keys):
                 return .keys(keys)
             case .jwksURI(let uri):
+                // Section 3: every URL dereferenced is https; plain http only where the metadata itself was (an
+                // issuer the operator listed with http, on a destination the allowlist opens).
+                guard uri.hasPrefix("https://") || url.hasPrefix("http://") else {
+                    return .invalid("jwks_uri is not https")
+                }
                 switch await fetch(uri) {
                 case .failure(let failure): return .unavailable("jwks_uri \(uri): \(failure.reason)")
                 case .success(let bytes):

@@ -24,7 +24,7 @@ public struct SDJWTVCIssuerKeys: Sendable {
     /// no key, or more than one, could be meant (the reason is for the report).
     public func key(for kid: String?) -> Result<Key, KeyNotFound> {
         if let kid {
-            let matching = keys.filter { $0.id == kid }
+            let matching = keys.filter { $0.id?.utf8.elementsEqual(kid.utf8) == true }
             guard matching.count == 1 else {
                 return .failure(KeyNotFound(detail: matching.isEmpty ? "no key with kid \"\(kid.prefix(64))\" in the issuer's JWKS"
                                             : "\(matching.count) keys share kid \"\(kid.prefix(64))\""))

@@ -27,7 +27,7 @@ public struct SDJWTVCVerifier: Sendable {
               let jws = try? CompactJWS(presentation.issuerJWT, limits: limits),
               let iss = jws.payload[member: "iss"]?.stringValue
         else { return nil }
-        return metadataIssuers.first { $0.iss == iss }
+        return metadataIssuers.first { $0.iss.utf8.elementsEqual(iss.utf8) }
     }
 
     public static let credentialType = "dc+sd-jwt"
@@ -57,12 +57,14 @@ public struct SDJWTVCVerifier: Sendable {
         var issuer = SDJWTVCIssuerSummary(iss: iss, signerSubject: nil, anchorSubject: nil, anchorSHA256: nil)
         var anchor: TrustAnchor?
         var metadataIssuer: String?
-        if let listed = iss.flatMap({ iss in metadataIssuers.first { $0.iss == iss } }) {
-            let keyID = jws.header[member: "kid"]?.stringValue
-            signature = metadataSignature(jws, listed: listed, keyID: keyID, lookup: issuerKeys)
+        if let listed = iss.flatMap({ iss in metadataIssuers.first { $0.iss.utf8.elementsEqual(iss.utf8) } }) {
+            let verifiedKey: SDJWTVCIssuerKeys.Key?
+            (signature, verifiedKey) = metadataSignature(jws, lookup: issuerKeys)
             checks.append(signature)
-            if case .keys(let keys)? = issuerKeys { issuer.metadataSource = keys.source }
-            if signature.status == .passed { issuer.keyID = keyID }
+            if let verifiedKey, case .keys(let keys)? = issuerKeys {
+                issuer.metadataSource = keys.source
+                issuer.keyID = verifiedKey.id
+            }
             if listed.isAuthorized(for: vct) {
                 metadataIssuer = listed.iss
                 checks.append(.notApplicable(.issuerCertificateChain,
@@ -195,32 +197,33 @@ public struct SDJWTVCVerifier: Sendable {
 
     /// `sdjwt.issuerSignature` for a listed issuer: the ES256 signature by the key its metadata publishes under the
     /// JWS's `kid`. `x5c` is not consulted: the listing, not the credential, chooses the mechanism.
-    func metadataSignature(_ jws: CompactJWS, listed: SDJWTVCMetadataIssuer, keyID: String?,
-                           lookup: SDJWTVCIssuerKeyLookup?) -> SDJWTVCCheckResult {
+    func metadataSignature(_ jws: CompactJWS, lookup: SDJWTVCIssuerKeyLookup?) -> (SDJWTVCCheckResult, SDJWTVCIssuerKeys.Key?) {
         let id = SDJWTVCCheckID.issuerSignature
-        if let refusal = headerRefusal(jws) { return refusal }
+        if let refusal = headerRefusal(jws) { return (refusal, nil) }
+        let keyID = jws.header[member: "kid"]?.stringValue
         if jws.header[member: "kid"] != nil && keyID == nil {
-            return .failed(id, FailureCode(.issuerKeyNotFound), "kid is not a string")
+            return (.failed(id, FailureCode(.issuerKeyNotFound), "kid is not a string"), nil)
         }
         let keys: SDJWTVCIssuerKeys
         switch lookup {
         case .keys(let found)?: keys = found
         case .unavailable(let reason)?:
-            return .failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata: \(reason)")
+            return (.failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata: \(reason)"), nil)
         case .invalid(let reason)?:
-            return .failed(id, FailureCode(.issuerMetadataInvalid), "the issuer's JWT VC Issuer Metadata: \(reason)")
+            return (.failed(id, FailureCode(.issuerMetadataInvalid), "the issuer's JWT VC Issuer Metadata: \(reason)"), nil)
         case nil:
-            return .failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata was not looked up")
+            return (.failed(id, FailureCode(.issuerMetadataUnavailable), "the issuer's JWT VC Issuer Metadata was not looked up"), nil)
         }
         switch keys.key(for: keyID) {
         case .failure(let problem):
-            return .failed(id, FailureCode(.issuerKeyNotFound), problem.detail)
+            return (.failed(id, FailureCode(.issuerKeyNotFound), problem.detail), nil)
         case .success(let key):
+            let named = key.id.map { " \"\($0.prefix(64))\"" } ?? ""
             guard ES256.isValid(jws.signature, over: jws.signingInput, key: key.key) else {
-                return .failed(id, FailureCode(rawValue: SDJWTErrorCode.issuerSignatureInvalid.rawValue),
-                               "the ES256 signature does not verify with the issuer's metadata key\(key.id.map { " \"\($0.prefix(64))\"" } ?? "")")
+                return (.failed(id, FailureCode(rawValue: SDJWTErrorCode.issuerSignatureInvalid.rawValue),
+                                "the ES256 signature does not verify with the issuer's metadata key\(named)"), nil)
             }
-            return .passed(id, "ES256 by the key\(key.id.map { " \"\($0.prefix(64))\"" } ?? "") of the issuer's JWT VC Issuer Metadata")
+            return (.passed(id, "ES256 by the key\(named) of the issuer's JWT VC Issuer Metadata"), key)
         }
     }
 

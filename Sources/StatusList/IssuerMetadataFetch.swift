@@ -13,7 +13,7 @@ extension JWTVCIssuerMetadataResolver {
                                  maximumBodyBytes: JWTVCIssuerMetadata.maximumBytes)
         return JWTVCIssuerMetadataResolver(listed: listed, cacheSeconds: cacheSeconds) { url in
             do throws(FetchError) {
-                let response = try await fetcher.get(url, headers: ["Accept: application/json"], limits: limits)
+                let response = try await fetcher.get(url, headers: ["Accept: application/json, application/jwk-set+json"], limits: limits)
                 guard response.status == 200 else { return .failure(.init("the server answered \(response.status)")) }
                 return .success(response.body)
             } catch {

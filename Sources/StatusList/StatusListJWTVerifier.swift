@@ -36,6 +36,7 @@ extension StatusListTokenVerifier {
         let signerDER: [UInt8]
         if let issuerKeys, jws.header[member: "x5c"] == nil {
             let kid = jws.header[member: "kid"]?.stringValue
+            guard jws.header[member: "kid"] == nil || kid != nil else { throw StatusListError("the list's kid is not a string") }
             guard case .success(let key) = issuerKeys.key(for: kid) else {
                 throw StatusListError("no key of the issuer's metadata has the list's kid")
             }

@@ -212,20 +212,7 @@ extension ConfigurationLoader.Values {
         -> [ServiceConfiguration.SDJWTVC.MetadataIssuer]
     {
         let key = "sdJwtVc.metadataIssuers"
-        let items: [RawJSON]
-        switch raw {
-        case nil: return []
-        case .file(.array(let list)): items = list
-        case .environment(let text):
-            if let path = JSONSyntaxScan.duplicateName(in: Array(text.utf8)) {
-                throw ConfigurationError(key: key + (path.hasPrefix("[") ? "" : ".") + path, ConfigurationLoader.duplicateReason)
-            }
-            guard let decoded = try? JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)), case .array(let list) = decoded else {
-                throw ConfigurationError(key: key, "must be a JSON array of {\"iss\", \"vcts\"}")
-            }
-            items = list
-        default: throw ConfigurationError(key: key, "must be an array of {\"iss\", \"vcts\"}")
-        }
+        let items = try ConfigurationLoader.array(raw, key: key, of: #"{"iss", "vcts"}"#)
         var issuers: [ServiceConfiguration.SDJWTVC.MetadataIssuer] = []
         for (index, item) in items.enumerated() {
             let itemKey = "\(key)[\(index)]"
@@ -233,9 +220,11 @@ extension ConfigurationLoader.Values {
             if let unknown = Set(members.keys).subtracting(["iss", "vcts"]).sorted().first {
                 throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected iss, vcts)")
             }
-            guard case .string(let iss)? = members["iss"], let url = URL(string: iss), let host = url.host, !host.isEmpty,
-                  let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-                  url.query == nil, url.fragment == nil, url.user == nil, !iss.contains("?"), !iss.contains("#")
+            // The rule the metadata URL is made by: a literal lowercase scheme, a host, no user information, query or
+            // fragment (case-sensitive: the issuer identifier is compared byte for byte).
+            guard case .string(let iss)? = members["iss"], iss.hasPrefix("https://") || iss.hasPrefix("http://"),
+                  let url = URL(string: iss), let host = url.host, !host.isEmpty, let scheme = url.scheme,
+                  !iss.contains("@"), !iss.contains("?"), !iss.contains("#")
             else {
                 throw ConfigurationError(key: "\(itemKey).iss", "must be an https URL with a host and no query or fragment")
             }
@@ -246,16 +235,20 @@ extension ConfigurationLoader.Values {
                                              "http is only for a destination listed in outbound.allowedDestinations; use https")
                 }
             }
-            guard !issuers.contains(where: { $0.iss == iss }) else {
+            guard !issuers.contains(where: { $0.iss.utf8.elementsEqual(iss.utf8) }) else {
                 throw ConfigurationError(key: "\(itemKey).iss", "\"\(iss)\" is listed twice")
             }
             var vcts: [String] = []
             switch members["vcts"] {
             case nil: break
             case .array(let list)?:
+                // An empty list would read as "any vct": omit vcts for that, never write [].
+                guard !list.isEmpty else {
+                    throw ConfigurationError(key: "\(itemKey).vcts", "is empty; omit vcts to trust the issuer for any vct")
+                }
                 for (position, element) in list.enumerated() {
-                    guard case .string(let vct) = element, !vct.isEmpty else {
-                        throw ConfigurationError(key: "\(itemKey).vcts[\(position)]", "must be a non-empty string")
+                    guard case .string(let vct) = element, !vct.isEmpty, !vcts.contains(vct) else {
+                        throw ConfigurationError(key: "\(itemKey).vcts[\(position)]", "must be a non-empty string, listed once")
                     }
                     vcts.append(vct)
                 }

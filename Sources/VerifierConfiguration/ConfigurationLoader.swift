@@ -77,23 +77,28 @@ public enum ConfigurationLoader {
         case file(RawJSON)
     }
 
-    /// `trust.vicalSources`: `[{"name", "url", "refreshHours"}]`, each with a signer in `trust.vicalSigners`.
-    static func vicalSourceList(_ raw: Raw?, signers: [String: URL]) throws(ConfigurationError) -> [ServiceConfiguration.VICALSource] {
-        let key = "trust.vicalSources"
-        let items: [RawJSON]
+    /// A list of objects: a JSON array in the file, or the same JSON array in the environment (its names checked for
+    /// duplicates like the file's); `shape` names what each element holds, for the message.
+    static func array(_ raw: Raw?, key: String, of shape: String) throws(ConfigurationError) -> [RawJSON] {
         switch raw {
         case nil: return []
-        case .file(.array(let list)): items = list
+        case .file(.array(let list)): return list
         case .environment(let text):
             if let path = JSONSyntaxScan.duplicateName(in: Array(text.utf8)) {
                 throw ConfigurationError(key: key + (path.hasPrefix("[") ? "" : ".") + path, duplicateReason)
             }
             guard let decoded = try? JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)), case .array(let list) = decoded else {
-                throw ConfigurationError(key: key, "must be a JSON array of {\"name\", \"url\", \"refreshHours\"}")
+                throw ConfigurationError(key: key, "must be a JSON array of \(shape)")
             }
-            items = list
-        default: throw ConfigurationError(key: key, "must be an array of {\"name\", \"url\", \"refreshHours\"}")
+            return list
+        default: throw ConfigurationError(key: key, "must be an array of \(shape)")
         }
+    }
+
+    /// `trust.vicalSources`: `[{"name", "url", "refreshHours"}]`, each with a signer in `trust.vicalSigners`.
+    static func vicalSourceList(_ raw: Raw?, signers: [String: URL]) throws(ConfigurationError) -> [ServiceConfiguration.VICALSource] {
+        let key = "trust.vicalSources"
+        let items = try array(raw, key: key, of: #"{"name", "url", "refreshHours"}"#)
         var sources: [ServiceConfiguration.VICALSource] = []
         for (index, item) in items.enumerated() {
             let itemKey = "\(key)[\(index)]"

@@ -91,6 +91,38 @@ import Testing
         #expect(keys.keys.map(\.id) == ["k1"])
     }
 
+    /// A key marked for another algorithm is not used for ES256.
+    @Test func aKeyForAnotherAlgorithmIsSkipped() {
+        let es384 = Self.key.replacingOccurrences(of: #""kid":"k1""#, with: #""kid":"k1","alg":"ES384""#)
+        guard case .failure(let invalid) = Self.document(#"{"issuer":"https://issuer.example","jwks":{"keys":[\#(es384)]}}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(invalid.detail.contains("no EC P-256 signing key"))
+    }
+
+    /// Section 3: metadata fetched over https may not send the key set fetch over plain http.
+    @Test func anHTTPSIssuerMayNotNameAnHTTPKeySet() async {
+        let iss = "https://issuer.example"
+        let resolver = JWTVCIssuerMetadataResolver(listed: [SDJWTVCMetadataIssuer(iss: iss)]) { url in
+            guard url == "https://issuer.example/.well-known/jwt-vc-issuer" else { return .failure(.init("unexpected fetch of \(url)")) }
+            return .success(Array(#"{"issuer":"https://issuer.example","jwks_uri":"http://issuer.example/jwks"}"#.utf8))
+        }
+        guard case .invalid(let reason) = await resolver.keys(for: SDJWTVCMetadataIssuer(iss: iss), now: Date()) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(reason.contains("not https"))
+    }
+
+    /// Identical means byte for byte: an NFD spelling of an NFC issuer is another issuer.
+    @Test func issuerEqualityIsByteForByte() {
+        let nfc = "https://issu\u{00E9}r.example", nfd = "https://issue\u{0301}r.example"
+        #expect(nfc == nfd, "Swift's == would take them as one")
+        let text = #"{"issuer":"\#(nfd)","jwks":{"keys":[\#(Self.key)]}}"#
+        #expect((try? JWTVCIssuerMetadata.document(Array(text.utf8), iss: nfc, source: "test")) == nil)
+    }
+
     @Test func anOversizedDocumentIsRefusedUnread() {
         let padding = String(repeating: " ", count: JWTVCIssuerMetadata.maximumBytes)
         guard case .failure(let invalid) = Self.document(#"{"issuer":"https://issuer.example",\#(padding)"jwks":{"keys":[\#(Self.key)]}}"#) else {
@@ -114,20 +146,21 @@ import Testing
 
     /// Answers from the vectors' served files, as the loopback server does; counts fetches per URL.
     final class ServedFiles: Sendable {
-        let files: [String: [UInt8]]
+        let files: [String: SDJWTVCMetadataVectors.ServedFile]
         let counts = Mutex<[String: Int]>([:])
         let failing = Mutex(false)
 
         init() throws {
             let base = SDJWTVCMetadataVectors.manifest?["baseURI"]?.string ?? ""
-            files = Dictionary(uniqueKeysWithValues: try SDJWTVCMetadataVectors.servedFiles().map { (base + $0.path, $0.bytes) })
+            files = Dictionary(uniqueKeysWithValues: try SDJWTVCMetadataVectors.servedFiles().map { (base + $0.path, $0) })
         }
 
         func fetch(_ url: String) -> Result<[UInt8], JWTVCIssuerMetadataResolver.FetchFailure> {
             counts.withLock { $0[url, default: 0] += 1 }
             if failing.withLock({ $0 }) { return .failure(.init("connection refused")) }
-            guard let bytes = files[url] else { return .failure(.init("the server answered 404")) }
-            return .success(bytes)
+            guard let file = files[url] else { return .failure(.init("the server answered 404")) }
+            guard file.status == 200 else { return .failure(.init("the server answered \(file.status)")) }
+            return .success(file.bytes)
         }
 
         func count(_ url: String) -> Int { counts.withLock { $0[url] ?? 0 } }
@@ -164,6 +197,10 @@ import Testing
             let failing = report.checks.first { $0.status == .failed }
             #expect(failing?.id.rawValue == check, "\(testCase.name): \(report.checks)")
             #expect(failing?.code?.rawValue == testCase.expect["code"]?.string, "\(testCase.name): \(failing?.detail ?? "")")
+        } else if testCase.name == "md-x5c-control" {
+            // The control: an unlisted iss with x5c verifies by its certificate chain.
+            #expect(report.check(.issuerCertificateChain)?.status == .passed)
+            #expect(report.issuer.keyID == nil && report.issuer.metadataSource == nil)
         } else {
             #expect(SDJWTVCVectors.sorted(try #require(report.claims)) == SDJWTVCVectors.json(try #require(testCase.expect["claims"])))
             #expect(report.issuer.keyID == "k1")
@@ -203,9 +240,17 @@ import Testing
         served.failing.withLock { $0 = true }
         guard case .keys = await resolver.keys(for: pid, now: start.addingTimeInterval(120)) else { Issue.record("stale keys not served"); return }
         #expect(served.count(url) == 2)
-        _ = await resolver.keys(for: pid, now: start.addingTimeInterval(125))
+        guard case .keys = await resolver.keys(for: pid, now: start.addingTimeInterval(125)) else {
+            Issue.record("inside the failure window the last good keys still answer")
+            return
+        }
         #expect(served.count(url) == 2, "a failure is remembered failureSeconds")
-        guard case .unavailable = await resolver.keys(for: pid, now: start.addingTimeInterval(60 + 600 + 1)) else {
+        // Back up: a success replaces the remembered failure.
+        served.failing.withLock { $0 = false }
+        guard case .keys = await resolver.keys(for: pid, now: start.addingTimeInterval(131)) else { Issue.record("no keys"); return }
+        #expect(served.count(url) == 3)
+        served.failing.withLock { $0 = true }
+        guard case .unavailable = await resolver.keys(for: pid, now: start.addingTimeInterval(131 + 60 + 600 + 1)) else {
             Issue.record("keys served past the stale grace")
             return
         }

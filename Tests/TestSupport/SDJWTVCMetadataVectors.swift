@@ -19,12 +19,15 @@ public enum SDJWTVCMetadataVectors {
         public let path: String
         public let contentType: String
         public let bytes: [UInt8]
+        /// The HTTP status it is answered with (an error status with a body that would otherwise be a document).
+        public let status: Int
     }
 
     public static func servedFiles() throws -> [ServedFile] {
         try (manifest?["served"]?.array ?? []).map { entry in
             ServedFile(path: entry["path"]?.string ?? "", contentType: entry["contentType"]?.string ?? "application/json",
-                       bytes: try Fixtures.bytes(folder.appendingPathComponent(entry["file"]?.string ?? "")))
+                       bytes: try Fixtures.bytes(folder.appendingPathComponent(entry["file"]?.string ?? "")),
+                       status: entry["status"].flatMap { Int(SDJWTVCVectors.number($0) ?? 200) } ?? 200)
         }
     }
 }

@@ -55,7 +55,7 @@ public final class StatusListServer: Sendable {
                 counts.byName.withLock { $0[file.path, default: 0] += 1 }
                 var fields = HTTPFields()
                 fields[.contentType] = file.contentType
-                return HTTPServerResponse(status: .ok, headerFields: fields, body: file.bytes)
+                return HTTPServerResponse(status: HTTPResponse.Status(code: file.status), headerFields: fields, body: file.bytes)
             }
         }
         router.get("/lists/:name") { request in

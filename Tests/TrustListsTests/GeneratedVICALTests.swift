@@ -48,7 +48,7 @@ struct GeneratedVICALTests {
     }
 
     @Test func refusedListsSayWhy() throws {
-        let expected: [String: VICALError.Code] = [
+        let expected: [String: VICALErrorCode] = [
             "test-vical-10-other-signer.cbor": .signerUntrusted,
             "test-vical-12-wrong-eku.cbor": .signerNotAuthorized,
             "test-vical-13-stale.cbor": .stale,

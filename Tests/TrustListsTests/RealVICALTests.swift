@@ -89,7 +89,7 @@ struct RealVICALTests {
         return try message.headers.x5chain().map(Array.init)
     }
 
-    static func code(_ body: () throws -> VerifiedVICAL) -> VICALError.Code? {
+    static func code(_ body: () throws -> VerifiedVICAL) -> VICALErrorCode? {
         do {
             _ = try body()
             return nil

@@ -10,7 +10,7 @@ struct VICALSuccessionTests {
         TrustListRecord(issueID: issueID, provider: "p", date: date, nextUpdate: nil, importedAt: date, anchorCount: 1, sha256: sha256)
     }
 
-    static func code(_ verified: VerifiedVICAL, after record: TrustListRecord?) -> VICALError.Code? {
+    static func code(_ verified: VerifiedVICAL, after record: TrustListRecord?) -> VICALErrorCode? {
         do {
             try verified.checkSuccession(after: record)
             return nil

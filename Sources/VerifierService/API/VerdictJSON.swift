@@ -71,7 +71,8 @@ enum VerdictJSON {
         for (name, value) in [("iss", signed ? report.issuer.iss.map { String($0.utf8.prefix(256)) ?? "" } : nil),
                               ("signer", report.issuer.signerSubject), ("anchor", report.issuer.anchorSubject),
                               ("anchorSha256", report.issuer.anchorSHA256),
-                              ("metadata", signed ? report.issuer.metadataSource : nil), ("keyId", report.issuer.keyID)] {
+                              ("metadata", signed ? report.issuer.metadataSource.map { String($0.utf8.prefix(512)) ?? "" } : nil),
+                              ("keyId", report.issuer.keyID.map { String($0.utf8.prefix(256)) ?? "" })] {
             guard let value else { continue }
             writer.key(name)
             writer.string(value)

@@ -57,8 +57,8 @@ struct EmbeddedAssetsTests {
                 codes.insert(text[Range(match.range(at: 1), in: text)!].uppercased() + "_NOT_CONFIGURED")
             }
         }
-        codes.formUnion(VICALError.Code.allCases.map(\.rawValue))
-        codes.formUnion(ProximityError.Code.allCases.map(\.rawValue))
+        codes.formUnion(VICALErrorCode.allCases.map(\.rawValue))
+        codes.formUnion(ProximityErrorCode.allCases.map(\.rawValue))
         codes.formUnion(VerificationCodes.all)
         return codes
     }

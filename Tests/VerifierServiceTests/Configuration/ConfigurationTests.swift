@@ -181,6 +181,13 @@ struct ConfigurationTests {
             (#"[{"iss": "https://a.example", "vcts": [""]}]"#, "", "sdJwtVc.metadataIssuers[0].vcts[0]"),
             (#"[{"iss": "https://a.example", "vcts": "urn:x"}]"#, "", "sdJwtVc.metadataIssuers[0].vcts"),
             (#"{"iss": "https://a.example"}"#, "", "sdJwtVc.metadataIssuers"),
+            (#"[{"iss": "HTTPS://a.example"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "https://user:pw@a.example"}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": 7}]"#, "", "sdJwtVc.metadataIssuers[0].iss"),
+            (#"[{"iss": "https://a.example", "vcts": []}]"#, "", "sdJwtVc.metadataIssuers[0].vcts"),
+            (#"[{"iss": "https://a.example", "vcts": ["x", "x"]}]"#, "", "sdJwtVc.metadataIssuers[0].vcts[1]"),
+            (#"[{"iss": "http://127.0.0.1:18615/x"}]"#, #", "outbound": {"allowedDestinations": ["127.0.0.1:18614"]}"#,
+             "sdJwtVc.metadataIssuers[0].iss"),
         ]
         for (issuers, outbound, key) in refusals {
             #expect(try error(section(issuers, outbound: outbound))?.key == key, "\(issuers)")
@@ -192,6 +199,8 @@ struct ConfigurationTests {
         #expect(loaded.sdJwtVc?.metadataIssuers == [.init(iss: "https://issuer.example/tenant", vcts: ["urn:eudi:pid:1"]),
                                                     .init(iss: "http://127.0.0.1:18614/issuers/pid")])
         #expect(loaded.sdJwtVc?.metadataCacheSeconds == 300)
+        #expect(try error("{\(base), \"sdJwtVc\": {\"issuerDirectory\": \"issuers\", \"metadataCacheSeconds\": 5}}")?.key
+                == "sdJwtVc.metadataCacheSeconds")
         let fromEnvironment = try ConfigurationLoader.load(file: try write(section("[]")), environment: [
             "VERIFIERD_SD_JWT_VC_METADATA_ISSUERS": #"[{"iss": "https://b.example"}]"#,
         ])

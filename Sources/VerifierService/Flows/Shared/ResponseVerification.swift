@@ -26,13 +26,13 @@ struct ResponseVerification: Sendable {
     let keyBindingMaxAge: TimeInterval
 
     init(configuration: ServiceConfiguration, trust: TrustStoreManager, statusResolver: StatusResolver,
-         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil, outbound: OutboundFetcher? = nil)
+         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil, outbound: OutboundFetcher)
     {
         self.trust = trust
         self.sdJwtVcIssuers = sdJwtVcIssuers
         // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
         var issuerKeys: JWTVCIssuerMetadataResolver?
-        if let sdJwtVc = configuration.sdJwtVc, !sdJwtVc.metadataIssuers.isEmpty, let outbound {
+        if let sdJwtVc = configuration.sdJwtVc, !sdJwtVc.metadataIssuers.isEmpty {
             issuerKeys = .fetching(through: outbound, listed: sdJwtVc.metadataIssuers.map { SDJWTVCMetadataIssuer(iss: $0.iss, vcts: $0.vcts) },
                                    timeout: TimeInterval(configuration.status.fetchTimeoutSeconds),
                                    cacheSeconds: TimeInterval(sdJwtVc.metadataCacheSeconds))

@@ -6,11 +6,11 @@ import Glibc
 
 /// What stops the trust directory from being read or created, said before anything is written, with the setting to
 /// change and the fix: a missing directory without a seed, a missing seed folder, a parent the service cannot write.
-enum TrustDirectoryPreflight {
+public enum TrustDirectoryPreflight {
     /// The problem with `trust.iacaDirectory` / `trust.seedDirectory`, or nil when the directory exists or can be
     /// created from its seed.
     /// `directoryKey` and `seedKey` name the settings (the SD-JWT VC issuer set is kept the same way).
-    static func problem(directory: URL, seed: URL?, directoryKey: String = "trust.iacaDirectory",
+    public static func problem(directory: URL, seed: URL?, directoryKey: String = "trust.iacaDirectory",
                         seedKey: String = "trust.seedDirectory", what: String = "IACA roots") -> ConfigurationError? {
         let path = directory.path
         var isDirectory: ObjCBool = false
