@@ -27,8 +27,6 @@ public struct RequestObjectSigner: Sendable {
 
     /// The compact JWS of `payload`.
     public func sign(_ payload: JSON) throws -> String {
-        let signingInput = encodedHeader + "." + Base64URL.encode(payload.serialized())
-        let signature = try key.privateKey.signature(for: Array(signingInput.utf8)).rawRepresentation
-        return signingInput + "." + Base64URL.encode(signature)
+        try ES256CompactJWS.sign(encodedHeader: encodedHeader, payload: payload.serialized(), key: key.privateKey)
     }
 }

@@ -37,20 +37,16 @@ public struct ReaderAuthenticationKey: Sendable {
     }
 
     public init(keyPEM: String, chainPEM: String) throws(Problem) {
-        let keyBlocks: [PEMBlock]
-        do {
-            keyBlocks = try PEM.blocks(in: keyPEM)
-        } catch {
-            throw Problem(part: .signingKey, description: "not PEM: \(error)")
-        }
-        guard let keyBlock = keyBlocks.first(where: { PEM.privateKeyLabels.contains($0.label) }) else {
-            throw Problem(part: .signingKey, description: "holds no PRIVATE KEY (PKCS#8) or EC PRIVATE KEY (SEC1) block")
-        }
         let key: P256.Signing.PrivateKey
         do {
-            key = try P256.Signing.PrivateKey(derRepresentation: keyBlock.bytes)
+            key = try P256PrivateKeyPEM.key(from: keyPEM)
         } catch {
-            throw Problem(part: .signingKey, description: "not a P-256 private key (PKCS#8 or SEC1 PEM)")
+            switch error {
+            case .notPEM(let reason): throw Problem(part: .signingKey, description: "not PEM: \(reason)")
+            case .encrypted, .noKeyBlock:
+                throw Problem(part: .signingKey, description: "holds no PRIVATE KEY (PKCS#8) or EC PRIVATE KEY (SEC1) block")
+            case .notP256: throw Problem(part: .signingKey, description: "not a P-256 private key (PKCS#8 or SEC1 PEM)")
+            }
         }
         let blocks: [PEMBlock]
         do {

@@ -42,16 +42,14 @@ public struct ReaderTokenMinter: Sendable {
             "iat": .integer(iat),
             "exp": .integer(exp),
         ])
-        let signingInput = encodedHeader + "." + Base64URL.encode(payload.utf8)
-        let signature: P256.Signing.ECDSASignature
+        let token: String
         do {
-            signature = try signingKey.privateKey.signature(for: Data(signingInput.utf8))
+            token = try ES256CompactJWS.sign(encodedHeader: encodedHeader, payload: Array(payload.utf8), key: signingKey.privateKey)
         } catch {
             throw .signingFailed
         }
-        // JWS ES256 wants the 64-byte r||s form (RFC 7518 §3.4), not DER.
         return MintedReaderToken(
-            token: signingInput + "." + Base64URL.encode(signature.rawRepresentation),
+            token: token,
             issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)),
             expiresAt: Date(timeIntervalSince1970: TimeInterval(exp))
         )

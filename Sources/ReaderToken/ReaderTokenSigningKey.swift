@@ -13,22 +13,15 @@ public struct ReaderTokenSigningKey: Sendable {
     /// SEC1 (`BEGIN EC PRIVATE KEY`). Other PEM blocks (e.g. `EC PARAMETERS`) are skipped.
     /// - Throws: ``ReaderTokenError/invalidSigningKey(reason:)``; never includes the input.
     public init(pemRepresentation pem: String) throws(ReaderTokenError) {
-        let blocks: [PEMBlock]
         do {
-            blocks = try PEM.blocks(in: pem)
+            privateKey = try P256PrivateKeyPEM.key(from: pem)
         } catch {
-            throw .invalidSigningKey(reason: "is not PEM: \(error)")
-        }
-        guard let block = blocks.first(where: { PEM.privateKeyLabels.contains($0.label) }) else {
-            if blocks.contains(where: { $0.label.contains("ENCRYPTED") }) {
-                throw .invalidSigningKey(reason: "is encrypted; provide an unencrypted PKCS#8 or SEC1 PEM")
+            switch error {
+            case .notPEM(let reason): throw .invalidSigningKey(reason: "is not PEM: \(reason)")
+            case .encrypted: throw .invalidSigningKey(reason: "is encrypted; provide an unencrypted PKCS#8 or SEC1 PEM")
+            case .noKeyBlock: throw .invalidSigningKey(reason: "must be a PEM 'PRIVATE KEY' (PKCS#8) or 'EC PRIVATE KEY' (SEC1) block")
+            case .notP256(let label): throw .invalidSigningKey(reason: "is not a valid P-256 \(label == "PRIVATE KEY" ? "PKCS#8" : "SEC1") key")
             }
-            throw .invalidSigningKey(reason: "must be a PEM 'PRIVATE KEY' (PKCS#8) or 'EC PRIVATE KEY' (SEC1) block")
-        }
-        do {
-            privateKey = try P256.Signing.PrivateKey(derRepresentation: block.bytes)
-        } catch {
-            throw .invalidSigningKey(reason: "is not a valid P-256 \(block.label == "PRIVATE KEY" ? "PKCS#8" : "SEC1") key")
         }
     }
 
