@@ -123,7 +123,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
-        // Trust management for operations: the trust set in force (TrustStoreManager: snapshots, serialized writes,
+        // Trust management for operations: the trust set in force (LiveTrustSet: snapshots, serialized writes,
         // change records), and scheduled VICAL refreshes. Beside TrustStore (anchors) and TrustLists (VICALs). No HTTP.
         .target(name: "TrustManagement", dependencies: [
             "TrustStore", "TrustLists", "Encodings",

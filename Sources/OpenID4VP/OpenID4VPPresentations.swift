@@ -34,7 +34,7 @@ public struct OpenID4VPPresentations: Sendable {
             guard let key = session.key else {
                 throw ResponseFailure(.envelopeMalformed, "this session asked for an unencrypted answer (dc_api), not a JWE")
             }
-            token = try VPToken.fromDecryptedResponse(try EncryptedResponse.open(compact, key: key))
+            token = try VPToken.fromDecryptedResponse(try EncryptedAuthorizationResponse.open(compact, key: key))
         case .plain(let plain):
             guard session.key == nil else {
                 throw ResponseFailure(.envelopeMalformed, "this session asked for an encrypted answer (\(session.mode.rawValue)), not a vp_token in the clear")

@@ -61,7 +61,7 @@ public struct OpenID4VPRequest: Sendable {
         var metadata: [(String, JSON)] = []
         if let key = session.key {
             metadata.append(("jwks", .object([("keys", .array([key.publicJWK]))])))
-            metadata.append(("encrypted_response_enc_values_supported", .array(EncryptedResponse.contentEncryptions.map { .string($0) })))
+            metadata.append(("encrypted_response_enc_values_supported", .array(EncryptedAuthorizationResponse.contentEncryptions.map { .string($0) })))
         }
         let algorithms = JSON.array(algorithms.map { .int($0) })
         var formats: [(String, JSON)] = [("mso_mdoc", .object([

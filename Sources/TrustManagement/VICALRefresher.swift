@@ -27,7 +27,7 @@ public final class VICALRefresher: Sendable {
     private let fetcher: VICALFetcher
     /// The first retry after a failure (doubling per further failure, capped at the source's interval).
     let retrySeconds: TimeInterval
-    private let trust: TrustStoreManager
+    private let trust: LiveTrustSet
     /// The certificate each source's signer must chain to, by source name.
     private let signers: [String: VICALSignerAnchor]
     private let verifier: VICALVerifier
@@ -42,7 +42,7 @@ public final class VICALRefresher: Sendable {
     /// How long a replica's claim on a refresh lasts (longer than a fetch may take).
     static let claimSeconds: TimeInterval = 120
 
-    public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: TrustStoreManager,
+    public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: LiveTrustSet,
                 signers: [String: VICALSignerAnchor], verifier: VICALVerifier, now: @escaping @Sendable () -> Date,
                 logger: Logger, ledger: (any VICALRefreshLedger)? = nil,
                 onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })

@@ -47,7 +47,7 @@ public struct TrustDirectory: Sendable {
         }
         let lock = DirectoryLock(directory: url, exclusive: false)
         defer { lock?.unlock() }
-        return try TrustAnchorDirectory.load(from: activeFolder)
+        return try AnchorFiles.load(from: activeFolder)
     }
 
     /// Creates the directory with the anchors of `seed` (a folder of PEM files, for example the committed demo
@@ -57,7 +57,7 @@ public struct TrustDirectory: Sendable {
     @discardableResult
     public func seedIfAbsent(from seed: URL) throws -> Bool {
         guard !FileManager.default.fileExists(atPath: url.path) || firstWriteWasInterrupted else { return false }
-        let set = try TrustAnchorDirectory.load(from: seed)
+        let set = try AnchorFiles.load(from: seed)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try write(set)
         return true
@@ -88,7 +88,7 @@ public struct TrustDirectory: Sendable {
         var parts = [folder.resolvingSymlinksInPath().path]
         for name in names where !name.hasPrefix(".") {
             let file = folder.appendingPathComponent(name)
-            guard TrustAnchorDirectory.certificateExtensions.contains(file.pathExtension.lowercased())
+            guard AnchorFiles.certificateExtensions.contains(file.pathExtension.lowercased())
                     || name == TrustManifest.fileName else { continue }
             let resolved = file.resolvingSymlinksInPath().path
             let digest = (try? Data(contentsOf: file)).map { Data(SHA256.hash(data: $0)).base64EncodedString() } ?? "unreadable"
@@ -111,7 +111,7 @@ public struct TrustDirectory: Sendable {
         defer { lock.unlock() }
         let existing: TrustSet
         do {
-            existing = try TrustAnchorDirectory.load(from: activeFolder)
+            existing = try AnchorFiles.load(from: activeFolder)
         } catch {
             guard let fallback else { throw .storage("cannot read the set in force: \(error)") }
             existing = fallback

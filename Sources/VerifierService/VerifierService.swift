@@ -21,9 +21,9 @@ import WebPresentment
 /// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.
 public final class VerifierService: Sendable {
     public let configuration: ServiceConfiguration
-    public let trustStore: TrustStoreManager
+    public let iacaTrust: LiveTrustSet
     /// The SD-JWT VC issuer anchors (`sdJwtVc.issuerDirectory`); nil when SD-JWT VC is not configured.
-    public let sdJwtVcIssuerTrust: TrustStoreManager?
+    public let sdJwtVcIssuerTrust: LiveTrustSet?
     public let metrics: ServiceMetrics
     /// The one outbound HTTP client (status lists, VICALs) and its destination policy.
     public let outboundFetcher: OutboundFetcher
@@ -32,7 +32,7 @@ public final class VerifierService: Sendable {
     /// One-time sessions of the web and proximity flows, and issued Apple nonces.
     public let sessionStore: any SessionStore
     /// Where sessions and the trust set live (memory and the directory, or the database).
-    public let store: ServiceStore
+    public let store: ServiceStorage
     /// The HTTPS listener's certificate and key (reloadable), when `server.tls` is configured.
     public let tlsIdentity: TLSServerIdentity?
     /// Scheduled fetches of `trust.vicalSources`.
@@ -67,7 +67,7 @@ public final class VerifierService: Sendable {
     public init(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                 now: @escaping @Sendable () -> Date = { Date() },
                 statusFetcher: (any StatusListFetching)? = nil,
-                sessionStore: (any SessionStore)? = nil, store: ServiceStore? = nil,
+                sessionStore: (any SessionStore)? = nil, store: ServiceStorage? = nil,
                 keyMaterial: ServiceKeyMaterial? = nil) throws(ConfigurationError) {
         let logger = configuration.logging.applied(to: logger)
         // Every key, chain and signer first: a start that fails on one has written nothing (no seeded trust
@@ -92,11 +92,11 @@ public final class VerifierService: Sendable {
         if store == nil, case .postgres = configuration.store {
             throw ConfigurationError(key: "store.kind", "the PostgreSQL store is opened with VerifierService.open")
         }
-        let opened: ServiceStore
+        let opened: ServiceStorage
         if let store {
             opened = store
         } else {
-            opened = try ServiceStore.memory(configuration, logger: logger, sessions: sessionStore)
+            opened = try ServiceStorage.memory(configuration, logger: logger, sessions: sessionStore)
         }
         self.store = opened
         let store = opened
@@ -114,7 +114,7 @@ public final class VerifierService: Sendable {
                     logger.info("status list fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
                 }
             }))
-        trustStore = store.trust
+        iacaTrust = store.trust
         let vicalSigners = material.vicalSigners
         let vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
         vicalRefresher = VICALRefresher(
@@ -137,7 +137,7 @@ public final class VerifierService: Sendable {
         adminAuthorization = AdminAuthorization(token: configuration.admin.token)
         let admission = SessionAdmission(configuration: configuration, integratorCount: integratorAuthentication.integratorCount)
 
-        let sessions = SessionDesk(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
+        let sessions = SessionGate(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
         sdJwtVcIssuerTrust = store.sdJwtVcIssuers
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
@@ -185,11 +185,11 @@ public final class VerifierService: Sendable {
     }
 
     /// A service on the configured store: with PostgreSQL, connects, migrates and reads the shared trust set
-    /// first (``ServiceStore/open(_:logger:migrate:)``).
+    /// first (``ServiceStorage/open(_:logger:migrate:)``).
     public static func open(configuration: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics(),
                             now: @escaping @Sendable () -> Date = { Date() }) async throws(ConfigurationError) -> VerifierService {
         let material = try ServiceKeyMaterial.load(configuration)
-        let store = try await ServiceStore.open(configuration, logger: logger)
+        let store = try await ServiceStorage.open(configuration, logger: logger)
         return try VerifierService(configuration: configuration, logger: logger, metrics: metrics, now: now, store: store,
                                    keyMaterial: material)
     }

@@ -11,7 +11,7 @@ public enum WebResponseDecryptor {
 
     /// Decrypts and parses. A wrong key, wrong transcript (origin, encryptionInfo) or altered ciphertext all end in
     /// `DECRYPTION_FAILED`: AES-GCM cannot tell them apart, and saying more would help nobody but an attacker.
-    public static func open(_ response: EncryptedResponse, recipientKey: P256.KeyAgreement.PrivateKey,
+    public static func open(_ response: DCAPIEncryptedResponse, recipientKey: P256.KeyAgreement.PrivateKey,
                             transcript: DCAPISessionTranscript) throws(WebPresentmentError) -> DeviceResponse
     {
         let plaintext = try decrypt(response, recipientKey: recipientKey, transcript: transcript)
@@ -23,7 +23,7 @@ public enum WebResponseDecryptor {
     }
 
     /// The plaintext bytes only.
-    public static func decrypt(_ response: EncryptedResponse, recipientKey: P256.KeyAgreement.PrivateKey,
+    public static func decrypt(_ response: DCAPIEncryptedResponse, recipientKey: P256.KeyAgreement.PrivateKey,
                                transcript: DCAPISessionTranscript) throws(WebPresentmentError) -> [UInt8]
     {
         do {

@@ -16,16 +16,16 @@ struct IACACommand: AsyncParsableCommand {
                       ImportVICAL.self, Export.self, Import.self])
 
     /// The configured store's trust set (the database is migrated first, like at start-up).
-    static func store(_ options: ConfigOption) async -> ServiceStore {
+    static func store(_ options: ConfigOption) async -> ServiceStorage {
         let configuration = ServiceLoading.configuration(options)
         do {
-            return try await ServiceStore.open(configuration, logger: ServiceLoading.logger(toStandardError: true))
+            return try await ServiceStorage.open(configuration, logger: ServiceLoading.logger(toStandardError: true))
         } catch {
             ServiceLoading.fail(error)
         }
     }
 
-    static func manager(_ options: ConfigOption) async -> TrustStoreManager {
+    static func manager(_ options: ConfigOption) async -> LiveTrustSet {
         await store(options).trust
     }
 

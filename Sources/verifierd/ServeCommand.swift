@@ -74,9 +74,9 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let reload = HTTPServerSignals.install([SIGHUP]) { _ in
-            service.trustStore.reloadIfChanged(actor: "SIGHUP")
+            service.iacaTrust.reloadIfChanged(actor: "SIGHUP")
             service.sdJwtVcIssuerTrust?.reloadIfChanged(actor: "SIGHUP")
-            if service.trustStore.shared != nil { Task { _ = try? await service.trustStore.reload(actor: "SIGHUP") } }
+            if service.iacaTrust.shared != nil { Task { _ = try? await service.iacaTrust.reload(actor: "SIGHUP") } }
             service.reloadTLS(actor: "SIGHUP")
             service.reloadMerchantKeys(actor: "SIGHUP")
         }
@@ -86,8 +86,8 @@ struct Serve: AsyncParsableCommand {
         let sweep = Task { await Self.sweepSessions(service) }
         var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": .stringConvertible(server.port),
-            "trustAnchors": .stringConvertible(service.trustStore.snapshot.anchors.count),
-            "trustVersion": .stringConvertible(service.trustStore.snapshot.version),
+            "trustAnchors": .stringConvertible(service.iacaTrust.snapshot.anchors.count),
+            "trustVersion": .stringConvertible(service.iacaTrust.snapshot.version),
             "store": "\(service.store.database?.configuration.redactedLocation ?? "memory")",
             "scheme": "\(service.tlsIdentity == nil ? "http" : "https")",
         ]
@@ -138,7 +138,7 @@ struct Serve: AsyncParsableCommand {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "verifierd.trust-poll"))
         timer.schedule(deadline: .now() + .seconds(seconds), repeating: .seconds(seconds))
         timer.setEventHandler {
-            service.trustStore.reloadIfChanged(actor: "poll")
+            service.iacaTrust.reloadIfChanged(actor: "poll")
             service.sdJwtVcIssuerTrust?.reloadIfChanged(actor: "poll")
         }
         timer.resume()

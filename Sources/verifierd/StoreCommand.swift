@@ -23,7 +23,7 @@ struct StoreCommand: AsyncParsableCommand {
             let logger = ServiceLoading.logger(toStandardError: true)
             let database: PostgresDatabase
             do {
-                database = try ServiceStore.openDatabase(section, logger: logger)
+                database = try ServiceStorage.openDatabase(section, logger: logger)
             } catch {
                 ServiceLoading.fail(error)
             }

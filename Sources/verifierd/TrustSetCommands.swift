@@ -13,7 +13,7 @@ protocol TrustSetKind {
     static var what: String { get }
     /// The option scoping added anchors: `doc-type` for IACAs, `vct` for SD-JWT VC issuers.
     static var scopeOption: String { get }
-    static func manager(_ options: ConfigOption) async -> TrustStoreManager
+    static func manager(_ options: ConfigOption) async -> LiveTrustSet
 }
 
 enum TrustSetCLI {
@@ -50,7 +50,7 @@ struct TrustSetAdd<Kind: TrustSetKind>: AsyncParsableCommand {
         }
         let anchors: [TrustAnchor]
         do {
-            anchors = try TrustStoreManager.validate(certificates, docTypes: scope.isEmpty ? nil : scope, allowExpired: allowExpired,
+            anchors = try LiveTrustSet.validate(certificates, docTypes: scope.isEmpty ? nil : scope, allowExpired: allowExpired,
                                                      now: Date(), allowExpiredHint: "pass --allow-expired")
         } catch {
             throw CLIFailure.data(error.description)
@@ -75,14 +75,14 @@ struct TrustSetRemove<Kind: TrustSetKind>: AsyncParsableCommand {
 enum IACASet: TrustSetKind {
     static let what = "IACA roots"
     static let scopeOption = "doc-type"
-    static func manager(_ options: ConfigOption) async -> TrustStoreManager { await IACACommand.store(options).trust }
+    static func manager(_ options: ConfigOption) async -> LiveTrustSet { await IACACommand.store(options).trust }
 }
 
 /// The SD-JWT VC issuer anchors of the configured store (`sdJwtVc`).
 enum SDJWTVCIssuerSet: TrustSetKind {
     static let what = "SD-JWT VC issuer CAs"
     static let scopeOption = "vct"
-    static func manager(_ options: ConfigOption) async -> TrustStoreManager {
+    static func manager(_ options: ConfigOption) async -> LiveTrustSet {
         guard let issuers = await IACACommand.store(options).sdJwtVcIssuers else {
             ServiceLoading.fail(ConfigurationError(key: "sdJwtVc", "the configuration has no sdJwtVc section"))
         }

@@ -11,7 +11,7 @@ struct AnnexDVerificationTests {
                 readerKey: Bool = true) throws -> VerificationReport {
         let trust = TrustSnapshot(anchors: [try TrustAnchor(derBytes: try Fixtures.annexD("iaca_cert"))])
         var options = VerificationOptions(verificationTime: TestClock.date(time), clockSkew: skew)
-        if readerKey { options.readerKey = try ReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d")) }
+        if readerKey { options.readerKey = try EphemeralReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d")) }
         return MDocVerifier(trust: trust).verify(
             deviceResponse: try Fixtures.annexD(name), sessionTranscript: try Fixtures.annexD("session_transcript"),
             options: options)
@@ -100,7 +100,7 @@ struct AnnexDVerificationTests {
     @Test func wrongTranscriptFailsTheMac() throws {
         let trust = TrustSnapshot(anchors: [try TrustAnchor(derBytes: try Fixtures.annexD("iaca_cert"))])
         var options = VerificationOptions(verificationTime: TestClock.date("2021-01-01T00:00:00Z"))
-        options.readerKey = try ReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
+        options.readerKey = try EphemeralReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
         let report = MDocVerifier(trust: trust).verify(
             deviceResponse: try Fixtures.annexD("device_response"), sessionTranscript: [0x83, 0xf6, 0xf6, 0x80],
             options: options)
@@ -109,7 +109,7 @@ struct AnnexDVerificationTests {
 
     @Test func withoutTheIACATheIssuerIsUntrusted() throws {
         var options = VerificationOptions(verificationTime: TestClock.date("2021-01-01T00:00:00Z"))
-        options.readerKey = try ReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
+        options.readerKey = try EphemeralReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
         let report = MDocVerifier(trust: .empty).verify(
             deviceResponse: try Fixtures.annexD("device_response"),
             sessionTranscript: try Fixtures.annexD("session_transcript"), options: options)

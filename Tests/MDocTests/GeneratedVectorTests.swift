@@ -35,7 +35,7 @@ struct GeneratedVectorTests {
         options.profileChecks = ProfileCheckMode(rawValue: json["profileChecks"]?.string ?? "warn") ?? .warn
         if let reader = json["readerPrivateKey"]?.string {
             let scalar = try #require([UInt8](hex: reader))
-            options.readerKey = try ReaderKey(rawScalar: scalar)
+            options.readerKey = try EphemeralReaderKey(rawScalar: scalar)
         }
         let report = MDocVerifier(trust: try TrustFixtures.anchors(anchors)).verify(
             deviceResponse: try file("deviceResponse"), sessionTranscript: try file("sessionTranscript"), options: options)

@@ -28,7 +28,7 @@ struct MutationRobustnessTests {
                      "valid-device-signed-keyauth-dataelements", "mso-status-unresolved"]
         let trust = try TrustFixtures.anchors([Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem")])
         var options = VerificationOptions(verificationTime: TestClock.date("2030-01-01T00:00:00Z"))
-        options.readerKey = try ReaderKey(rawScalar: [UInt8](repeating: 7, count: 32))
+        options.readerKey = try EphemeralReaderKey(rawScalar: [UInt8](repeating: 7, count: 32))
         var rng = SeededGenerator(seed: 0xfeed)
         var verified = 0
         var malformed = 0

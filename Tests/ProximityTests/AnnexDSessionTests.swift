@@ -53,7 +53,7 @@ struct AnnexDSessionTests {
         }
         #expect(plaintext == (try Fixtures.annexD("device_response")))
         var options = VerificationOptions(verificationTime: TestClock.date("2021-01-01T00:00:00Z"))
-        options.readerKey = try ReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
+        options.readerKey = try EphemeralReaderKey(rawScalar: try Fixtures.annexD("e_reader_key_d"))
         options.requestedItems = opened.session.requested
         let trust = TrustSnapshot(anchors: [try TrustAnchor(derBytes: try Fixtures.annexD("iaca_cert"))])
         let report = MDocVerifier(trust: trust).verify(response, sessionTranscript: opened.session.transcript, options: options)

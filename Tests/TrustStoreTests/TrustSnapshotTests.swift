@@ -16,7 +16,7 @@ struct TrustStoreTests {
         let der = try CertificateParsing.derCertificates(from: Array(p384))[0]
         try Data(der).write(to: directory.appendingPathComponent("p384.der"))
         try Data("ignored".utf8).write(to: directory.appendingPathComponent("README.md"))
-        let anchors = try TrustAnchorDirectory.load(from: directory).anchors
+        let anchors = try AnchorFiles.load(from: directory).anchors
         #expect(anchors.count == 2, "the same certificate in two files is one anchor")
         let snapshot = TrustSnapshot(anchors: anchors)
         #expect(snapshot.anchors.count == 2, "the same certificate twice is one anchor")

@@ -35,7 +35,7 @@ struct AnnexCReferenceVectorTests {
         let transcript = DCAPISessionTranscript(encryptionInfo: vector.encryptionInfo, origin: origin)
         let response: DeviceResponse
         do {
-            response = try WebResponseDecryptor.open(try EncryptedResponse(base64URL: vector.response),
+            response = try WebResponseDecryptor.open(try DCAPIEncryptedResponse(base64URL: vector.response),
                                                      recipientKey: vector.key, transcript: transcript)
         } catch {
             return .failure(error.code, error.detail)
@@ -57,7 +57,7 @@ struct AnnexCReferenceVectorTests {
     @Test func decryptsToThePublishedPlaintext() throws {
         let vector = try Self.vector()
         let plaintext = try WebResponseDecryptor.decrypt(
-            try EncryptedResponse(base64URL: vector.response), recipientKey: vector.key,
+            try DCAPIEncryptedResponse(base64URL: vector.response), recipientKey: vector.key,
             transcript: DCAPISessionTranscript(encryptionInfo: vector.encryptionInfo, origin: vector.origin))
         #expect(plaintext == (try Fixtures.hexFile(Self.folder.appendingPathComponent("device_response.derived.cbor.hex"))))
     }
@@ -168,7 +168,7 @@ struct AnnexCReferenceVectorTests {
         let transcript = DCAPISessionTranscript(encryptionInfo: encryptionInfo, origin: origin)
         #expect(SHA256.hash(data: transcript.bytes).map { String(format: "%02x", $0) }.joined()
                 == "564a34efc36b9b5a5ccafb6bf2e923cd96cc4a9c3712407f887d1e84d3bb58e4")
-        let encrypted = try EncryptedResponse(base64URL: response)
+        let encrypted = try DCAPIEncryptedResponse(base64URL: response)
         let plaintext = try WebResponseDecryptor.decrypt(encrypted, recipientKey: key, transcript: transcript)
         #expect(plaintext.count == 21)
         do {

@@ -13,13 +13,13 @@ struct ParsingStrictnessTests {
 
     @Test func aWellFormedResponseParses() throws {
         let bytes = Self.encode(["dcapi", .map([.init("enc", .bytes(Self.point)), .init("cipherText", .bytes([UInt8](repeating: 1, count: 40)))])])
-        let response = try EncryptedResponse(bytes: bytes)
+        let response = try DCAPIEncryptedResponse(bytes: bytes)
         #expect(response.enc == Self.point)
         #expect(response.cipherText.count == 40)
         // Key order does not matter.
         let swapped = Self.encode(["dcapi", .map([.init("cipherText", .bytes([UInt8](repeating: 1, count: 16))), .init("enc", .bytes(Self.point))])])
-        #expect(throws: Never.self) { try EncryptedResponse(bytes: swapped) }
-        #expect(throws: Never.self) { try EncryptedResponse(base64URL: Base64URL.encode(bytes)) }
+        #expect(throws: Never.self) { try DCAPIEncryptedResponse(bytes: swapped) }
+        #expect(throws: Never.self) { try DCAPIEncryptedResponse(base64URL: Base64URL.encode(bytes)) }
     }
 
     static let malformed: [(String, [UInt8])] = [
@@ -41,7 +41,7 @@ struct ParsingStrictnessTests {
     func malformedResponsesAreRefused(name: String) throws {
         let bytes = try #require(Self.malformed.first { $0.0 == name }?.1)
         do {
-            _ = try EncryptedResponse(bytes: bytes)
+            _ = try DCAPIEncryptedResponse(bytes: bytes)
             Issue.record("\(name) was accepted")
         } catch {
             #expect(error.code == .envelopeMalformed)
@@ -51,9 +51,9 @@ struct ParsingStrictnessTests {
     @Test func base64WithPaddingOrTheStandardAlphabetIsRefused() {
         let bytes = Self.encode(["dcapi", .map([.init("enc", .bytes(Self.point)), .init("cipherText", .bytes([UInt8](repeating: 0xfb, count: 17)))])])
         let url = Base64URL.encode(bytes)
-        #expect(throws: WebPresentmentError.self) { try EncryptedResponse(base64URL: url + "=") }
-        #expect(throws: WebPresentmentError.self) { try EncryptedResponse(base64URL: Data(bytes).base64EncodedString()) }
-        #expect(throws: WebPresentmentError.self) { try EncryptedResponse(base64URL: String(repeating: "A", count: 6 << 20)) }
+        #expect(throws: WebPresentmentError.self) { try DCAPIEncryptedResponse(base64URL: url + "=") }
+        #expect(throws: WebPresentmentError.self) { try DCAPIEncryptedResponse(base64URL: Data(bytes).base64EncodedString()) }
+        #expect(throws: WebPresentmentError.self) { try DCAPIEncryptedResponse(base64URL: String(repeating: "A", count: 6 << 20)) }
     }
 
     @Test(arguments: [

@@ -24,7 +24,7 @@ public func fuzzOpenID4VP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     switch selector {
     case 0:
-        if (try? EncryptedResponse.open(String(decoding: bytes, as: UTF8.self), key: key)) != nil {
+        if (try? EncryptedAuthorizationResponse.open(String(decoding: bytes, as: UTF8.self), key: key)) != nil {
             fatalError("a random JWE decrypted")
         }
     case 1:

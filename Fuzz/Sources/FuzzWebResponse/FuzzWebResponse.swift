@@ -16,7 +16,7 @@ private let options: VerificationOptions = {
 }()
 
 /// The Annex C answer path on any input. The first byte picks what the rest is read as:
-/// 0: CBOR EncryptedResponse, then HPKE open and verification; 1: the base64url string the browser returns;
+/// 0: CBOR DCAPIEncryptedResponse, then HPKE open and verification; 1: the base64url string the browser returns;
 /// 2: an encryptionInfo string (the stateless variant); 3: a decrypted plaintext, parsed and verified with a
 /// request to compare against; 4: an origin.
 public func fuzzWebResponse(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -26,13 +26,13 @@ public func fuzzWebResponse(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     let text = String(decoding: bytes, as: UTF8.self)
     switch selector {
     case 0:
-        if let response = try? EncryptedResponse(bytes: bytes) {
+        if let response = try? DCAPIEncryptedResponse(bytes: bytes) {
             if (try? WebResponseDecryptor.open(response, recipientKey: key, transcript: transcript)) != nil {
                 fatalError("a random ciphertext decrypted")
             }
         }
     case 1:
-        _ = try? EncryptedResponse(base64URL: text)
+        _ = try? DCAPIEncryptedResponse(base64URL: text)
     case 2:
         if let info = try? EncryptionInfo(base64URL: text), info.nonce.count < 16 { fatalError("short nonce accepted") }
     case 3:

@@ -32,7 +32,7 @@ public struct VerificationOptions: Sendable {
     /// Per-anchor profile mode, by the anchor's lowercase hex SHA-256.
     public var profileChecksByAnchor: [String: ProfileCheckMode]
     /// The reader's ephemeral private key, needed to check a device MAC.
-    public var readerKey: ReaderKey?
+    public var readerKey: EphemeralReaderKey?
     /// Caps and intermediate-CA rule for the issuer's certification path.
     public var chainPolicy: IssuerChainPolicy = .iso18013
     /// How revocation status is applied.
@@ -46,7 +46,7 @@ public struct VerificationOptions: Sendable {
     public var sessionTranscriptSource: SessionTranscriptSource = .verifier
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
-                profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: ReaderKey? = nil) {
+                profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: EphemeralReaderKey? = nil) {
         self.verificationTime = verificationTime
         self.clockSkew = clockSkew
         self.profileChecks = profileChecks

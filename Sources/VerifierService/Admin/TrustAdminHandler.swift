@@ -9,7 +9,7 @@ import TrustStore
 
 /// The trusted-IACA directory for operations: list, add, replace, remove, reload, and the last changes. Admin group.
 struct TrustAdminHandler: Sendable {
-    let trust: TrustStoreManager
+    let trust: LiveTrustSet
     let expiringWindowDays: Int
     let now: @Sendable () -> Date
 
@@ -76,7 +76,7 @@ struct TrustAdminHandler: Sendable {
             recent = try await trust.recentChanges()
         } catch {
             switch error {
-            case .storage(let reason): throw SessionDesk.storeUnavailable(reason)
+            case .storage(let reason): throw SessionGate.storeUnavailable(reason)
             }
         }
         let changes = recent.map { change -> JSON in
@@ -142,11 +142,11 @@ struct TrustAdminHandler: Sendable {
         var anchors: [TrustAnchor] = []
         do throws(TrustChangeError) {
             for group in groups {
-                anchors += try TrustStoreManager.validate(group.certificates, docTypes: group.docTypes,
+                anchors += try LiveTrustSet.validate(group.certificates, docTypes: group.docTypes,
                                                           allowExpired: allowExpired, now: now(),
                                                           allowExpiredHint: "add ?allowExpired=true")
             }
-            try TrustStoreManager.requireDistinct(anchors)
+            try LiveTrustSet.requireDistinct(anchors)
         } catch {
             throw ServiceProblem(error)
         }

@@ -15,7 +15,7 @@ extension ServiceProblem {
         case .vical(let vical): self = ServiceProblem(.unprocessableContent, vical.code.rawValue, vical.detail)
         case .notFound: self = ServiceProblem(.notFound, "IACA_NOT_FOUND", error.description)
         case .storage: self = ServiceProblem(.internalServerError, "TRUST_STORAGE_FAILED", error.description)
-        case .unavailable(let reason): self = SessionDesk.storeUnavailable(reason)
+        case .unavailable(let reason): self = SessionGate.storeUnavailable(reason)
         }
     }
 }

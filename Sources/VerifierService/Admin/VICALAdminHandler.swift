@@ -8,7 +8,7 @@ import TrustStore
 
 /// VICAL sources for operations: import (or dry-run) a list by hand, and see each source's list in force. Admin group.
 struct VICALAdminHandler: Sendable {
-    let trust: TrustStoreManager
+    let trust: LiveTrustSet
     /// The certificate each source's signer must chain to, by source name.
     let signers: [String: VICALSignerAnchor]
     let verifier: VICALVerifier

@@ -9,8 +9,8 @@ import TrustManagement
 
 /// `/healthz`, `/readyz` and `/metrics`, on the main listener and on the plain health port.
 struct HealthHandler: Sendable {
-    let trust: TrustStoreManager
-    let store: ServiceStore
+    let trust: LiveTrustSet
+    let store: ServiceStorage
     /// Whether the Apple flow is configured, and how many merchant keys it loaded.
     let appleConfigured: Bool
     let merchantKeyCount: Int

@@ -123,7 +123,7 @@ struct EndpointTests {
         #expect(response.status == 422)
         #expect(response.json["code"] as? String == "CERTIFICATE_PROFILE_VIOLATION")
         // An operator can name one anchor lenient by its SHA-256; the others keep the default.
-        let fingerprint = try #require(strict.service.trustStore.snapshot.anchors.first?.sha256)
+        let fingerprint = try #require(strict.service.iacaTrust.snapshot.anchors.first?.sha256)
         let relaxed = try ServiceHarness(anchors: [noCountry]) { config in
             config["trust"] = ["iacaDirectory": "trusted-iaca", "pollSeconds": 0, "profileChecksByAnchor": [fingerprint: "lenient"]]
         }

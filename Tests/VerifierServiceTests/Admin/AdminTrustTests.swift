@@ -51,7 +51,7 @@ struct AdminTrustTests {
 
         // The set survives a restart: a new service on the same directory has it.
         let restarted = try VerifierService(configuration: harness.service.configuration, logger: .init(label: "restart"))
-        #expect(restarted.trustStore.snapshot.anchors.contains { $0.sha256 == fingerprint })
+        #expect(restarted.iacaTrust.snapshot.anchors.contains { $0.sha256 == fingerprint })
 
         #expect(try await harness.admin("DELETE", "/v1/admin/iaca/\(fingerprint)").status == 204)
         #expect(try await harness.admin("DELETE", "/v1/admin/iaca/\(fingerprint)").status == 404)
@@ -141,17 +141,17 @@ struct AdminTrustTests {
         #expect(reloaded.status == 200)
         #expect((reloaded.json["anchors"] as? [[String: Any]])?.count == 2)
         // Reloading again finds nothing new: the same version, no change record.
-        let version = harness.service.trustStore.snapshot.version
-        let changes = try await harness.service.trustStore.recentChanges().count
+        let version = harness.service.iacaTrust.snapshot.version
+        let changes = try await harness.service.iacaTrust.recentChanges().count
         let again = try await harness.admin("POST", "/v1/admin/iaca/reload")
         #expect(again.status == 200 && again.json["version"] as? Int == version)
-        #expect(try await harness.service.trustStore.recentChanges().count == changes)
+        #expect(try await harness.service.iacaTrust.recentChanges().count == changes)
         // An unusable file is refused and the set in force stays.
         try FileManager.default.copyItem(at: ServiceHarness.pki.appendingPathComponent("ds-p256.pem"),
                                          to: trust.appendingPathComponent("oops.pem"))
         #expect(try await harness.admin("POST", "/v1/admin/iaca/reload").status == 422)
-        harness.service.trustStore.reloadIfChanged(actor: "test")
-        #expect(harness.service.trustStore.snapshot.anchors.count == 2)
+        harness.service.iacaTrust.reloadIfChanged(actor: "test")
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 2)
         await harness.stop()
     }
 

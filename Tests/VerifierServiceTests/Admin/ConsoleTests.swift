@@ -32,7 +32,7 @@ struct ConsoleTests {
         try #require(driver.isEmpty, "install chromium and chromium-driver (apt-get install -y chromium chromium-driver); missing: \(driver)")
         let harness = try VICALAdminTests.harness()
         defer { Task { await harness.stop() } }
-        let manual = try #require(harness.service.trustStore.snapshot.anchors.first?.sha256)
+        let manual = try #require(harness.service.iacaTrust.snapshot.anchors.first?.sha256)
         let screenshot = Fixtures.repositoryRoot.appendingPathComponent(".build/console.png")
         let run = try ProcessRunner.run([
             "python3", "scripts/browser/console-check.py", "--base-url", "http://127.0.0.1:\(harness.server.port)",
@@ -44,7 +44,7 @@ struct ConsoleTests {
         for step in ["page", "connect", "token-kept", "dry-run", "import", "screenshot", "wrong-token", "browser-log"] {
             #expect(run.output.contains("\"step\": \"\(step)\", \"ok\": true"), "\(step): \(run.output)")
         }
-        #expect(harness.service.trustStore.snapshot.anchors.filter { $0.metadata.source == "vical:aamva" }.count == 14)
+        #expect(harness.service.iacaTrust.snapshot.anchors.filter { $0.metadata.source == "vical:aamva" }.count == 14)
         #expect(FileManager.default.fileExists(atPath: screenshot.path))
         await harness.stop()
     }

@@ -203,21 +203,21 @@ struct VICALAdminTests {
         let refresher = harness.service.vicalRefresher
 
         #expect(await refresher.refresh(source).outcome == "imported")
-        let version = harness.service.trustStore.snapshot.version
-        #expect(harness.service.trustStore.snapshot.anchors.count == 4)
+        let version = harness.service.iacaTrust.snapshot.version
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 4)
         // Second fetch: the server sees the ETag and answers 304; nothing is written.
         #expect(await refresher.refresh(source).outcome == "not-modified")
         #expect(list.state.requests.withLock { $0 }.last??.isEmpty == false)
-        #expect(harness.service.trustStore.snapshot.version == version)
+        #expect(harness.service.iacaTrust.snapshot.version == version)
 
         // A new issue is imported; then a corrupted download is refused, the list in force stays, /readyz says so.
         list.state.body.withLock { $0 = Array(try! Self.vical("test-vical-11.cbor")) }
         #expect(await refresher.refresh(source).outcome == "imported")
-        let imported = harness.service.trustStore.snapshot
+        let imported = harness.service.iacaTrust.snapshot
         list.state.body.withLock { $0[$0.count - 2] ^= 0x01 }
         let failed = await refresher.refresh(source)
         #expect(failed.outcome == "refused")
-        #expect(harness.service.trustStore.snapshot.version == imported.version)
+        #expect(harness.service.iacaTrust.snapshot.version == imported.version)
         let ready = try await harness.request("GET", "/readyz")
         #expect(ready.status == 200)
         #expect(ready.json["status"] as? String == "degraded")
@@ -229,7 +229,7 @@ struct VICALAdminTests {
         // An unreachable server is a fetch failure, not a crash, and the list stays.
         await list.server.shutdown()
         #expect(await refresher.refresh(source).outcome == "fetch-failed")
-        #expect(harness.service.trustStore.snapshot.version == imported.version)
+        #expect(harness.service.iacaTrust.snapshot.version == imported.version)
         await harness.stop()
     }
 
@@ -244,7 +244,7 @@ struct VICALAdminTests {
         let source = try #require(harness.service.configuration.trust.vicalSources.first)
         #expect(await harness.service.vicalRefresher.refresh(source).outcome == "fetch-failed")
         #expect(list.state.requests.withLock { $0 }.isEmpty, "the refused destination saw no request")
-        #expect(harness.service.trustStore.snapshot.anchors.count == 1)
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 1)
         await harness.stop()
     }
 
@@ -264,12 +264,12 @@ struct VICALAdminTests {
             try await Task.sleep(for: .milliseconds(50))
             requests = list.state.requests.withLock { $0.count }
         }
-        #expect(requests >= 1 && harness.service.trustStore.snapshot.anchors.count == 1, "the broken list was refused")
+        #expect(requests >= 1 && harness.service.iacaTrust.snapshot.anchors.count == 1, "the broken list was refused")
         list.state.body.withLock { $0 = Array(try! Self.vical("test-vical-10.cbor")) }
         var anchors = 1
         for _ in 0..<100 where anchors == 1 {
             try await Task.sleep(for: .milliseconds(50))
-            anchors = harness.service.trustStore.snapshot.anchors.count
+            anchors = harness.service.iacaTrust.snapshot.anchors.count
         }
         #expect(anchors == 4, "the retry imported the repaired list within 5 s")
         #expect(harness.logs.all.contains { $0.contains("VICAL refresh retry scheduled") })

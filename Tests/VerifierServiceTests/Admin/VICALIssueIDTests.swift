@@ -50,7 +50,7 @@ struct VICALIssueIDTests {
         #expect(five.status == 200, "\(five.text)")
         #expect(try await inForce(harness, "test")?["issueID"] as? Int == 5)
         let before = try await version(harness)
-        let anchors = harness.service.trustStore.snapshot.anchors.map(\.sha256).sorted()
+        let anchors = harness.service.iacaTrust.snapshot.anchors.map(\.sha256).sorted()
 
         // Without an issue ID (other anchors, a later sha256): refused as a rollback, dry run or not; nothing changes.
         let unnumbered = try Self.resigned("test-vical-11.cbor", issueID: nil)
@@ -61,7 +61,7 @@ struct VICALIssueIDTests {
             #expect((refused.json["detail"] as? String ?? refused.text).contains("no vicalIssueID"), "\(refused.text)")
         }
         #expect(try await version(harness) == before)
-        #expect(harness.service.trustStore.snapshot.anchors.map(\.sha256).sorted() == anchors)
+        #expect(harness.service.iacaTrust.snapshot.anchors.map(\.sha256).sorted() == anchors)
         #expect(try await inForce(harness, "test")?["issueID"] as? Int == 5)
 
         // The next issue is accepted; an older one still is not.
@@ -134,20 +134,20 @@ struct VICALIssueIDTests {
         let refresher = harness.service.vicalRefresher
         let first = await refresher.refresh(source)
         #expect(first.outcome == "imported", "\(first.detail ?? "")")
-        let version = harness.service.trustStore.snapshot.version
+        let version = harness.service.iacaTrust.snapshot.version
 
         let unnumbered = Array(try Self.resigned("test-vical-11.cbor", issueID: nil))
         list.state.body.withLock { $0 = unnumbered }
         let refused = await refresher.refresh(source)
         #expect(refused.outcome == "refused")
         #expect(refused.detail?.contains("no vicalIssueID") == true, "\(refused.detail ?? "")")
-        #expect(harness.service.trustStore.snapshot.version == version)
-        #expect(harness.service.trustStore.snapshot.lists["test"]?.issueID == 5)
+        #expect(harness.service.iacaTrust.snapshot.version == version)
+        #expect(harness.service.iacaTrust.snapshot.lists["test"]?.issueID == 5)
 
         let six = Array(try Self.resigned("test-vical-11.cbor", issueID: 6))
         list.state.body.withLock { $0 = six }
         #expect(await refresher.refresh(source).outcome == "imported")
-        #expect(harness.service.trustStore.snapshot.lists["test"]?.issueID == 6)
+        #expect(harness.service.iacaTrust.snapshot.lists["test"]?.issueID == 6)
         await harness.stop()
     }
 }

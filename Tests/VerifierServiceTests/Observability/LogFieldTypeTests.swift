@@ -55,7 +55,7 @@ struct LogFieldTypeTests {
     @Test func aTrustChangeLineHasNumericVersionAndCountAndAListOfFingerprints() async throws {
         let harness = try ServiceHarness(anchors: [Self.p384])
         defer { Task { await harness.stop() } }
-        let before = harness.service.trustStore.snapshot.version
+        let before = harness.service.iacaTrust.snapshot.version
         #expect(try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: Self.p256)).status == 201)
         let line = try #require(harness.logs.all.first { $0.contains("trust set changed") })
         let change = Self.object(line)

@@ -72,7 +72,7 @@ struct LogLevelTests {
         // A rejected change by hand (an error), then a change through the API (a notice).
         let bad = harness.folder.appendingPathComponent("trusted-iaca/not-a-ca.pem")
         try FileManager.default.copyItem(at: ServiceHarness.pki.appendingPathComponent("ds-p256.pem"), to: bad)
-        harness.service.trustStore.reloadIfChanged(actor: "test")
+        harness.service.iacaTrust.reloadIfChanged(actor: "test")
         try FileManager.default.removeItem(at: bad)
         #expect(try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: LogFieldTypeTests.p256)).status == 201)
         let lines = harness.logs.all.map(LogFieldTypeTests.object)

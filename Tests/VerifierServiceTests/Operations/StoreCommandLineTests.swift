@@ -79,6 +79,6 @@ struct StoreCommandLineTests {
                                                          environment: [:])
         configuration.store = .postgres(.init(url: "mysql://u@h/d", sessionKeyFile: folder.appendingPathComponent("absent")))
         guard case .postgres(let section) = configuration.store else { return }
-        #expect(throws: ConfigurationError.self) { _ = try ServiceStore.openDatabase(section, logger: .init(label: "t")) }
+        #expect(throws: ConfigurationError.self) { _ = try ServiceStorage.openDatabase(section, logger: .init(label: "t")) }
     }
 }

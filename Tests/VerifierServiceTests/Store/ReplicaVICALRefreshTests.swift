@@ -76,7 +76,7 @@ struct ReplicaVICALRefreshTests {
 
         // 2. A replica started now (a restart) finds the list in the shared trust set and the refresh done: no fetch.
         let restarted = try await Self.replica(3, url: url, key: key, folder: folder, listPort: list.port, clock: clock)
-        #expect(restarted.trustStore.snapshot.lists["test"] != nil, "the imported list is in the shared trust set")
+        #expect(restarted.iacaTrust.snapshot.lists["test"] != nil, "the imported list is in the shared trust set")
         #expect(await restarted.vicalRefresher.refreshIfDue(source).outcome == nil)
         #expect(restarted.vicalRefresher.lastOutcome("test")?.outcome == "imported")
         #expect(requests().count == 1)

@@ -74,7 +74,7 @@ struct IACAInputTests {
         let whole = try Self.pem(Self.p256, lineEnd: "\n").split(separator: "\n")
         let unterminated = try await harness.admin("POST", "/v1/admin/iaca", body: Data(whole.dropLast().joined(separator: "\r").utf8))
         #expect((unterminated.json["detail"] as? String)?.contains("has no END line") == true, "\(unterminated.text)")
-        #expect(harness.service.trustStore.snapshot.anchors.count == 1)
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 1)
         await harness.stop()
     }
 
@@ -87,7 +87,7 @@ struct IACAInputTests {
         }
         let harness = try ServiceHarness(anchors: [crlf, cr])
         defer { Task { await harness.stop() } }
-        let anchors = harness.service.trustStore.snapshot.anchors
+        let anchors = harness.service.iacaTrust.snapshot.anchors
         #expect(Set(anchors.compactMap(\.file)) == ["iaca-p256-keytool.pem", "iaca-p384-classic-mac.pem"])
         #expect(Set(anchors.map(\.derBytes)) == Set([try Self.der(Self.p256), try Self.der(Self.p384)]))
         // And they verify a document: the P-256 generated Apple case chains to iaca-p256.
@@ -130,7 +130,7 @@ struct IACAInputTests {
         // A certificate that parses but is no IACA stays INVALID_IACA.
         let ds = try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: ServiceHarness.pki.appendingPathComponent("ds-p256.pem")))
         #expect(ds.json["code"] as? String == "INVALID_IACA")
-        #expect(harness.service.trustStore.snapshot.anchors.count == 1)
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 1)
         await harness.stop()
     }
 }

@@ -18,7 +18,7 @@ struct TrustDirectoryRobustnessTests {
         // A second file with the same certificate (placed by hand) is one anchor, and writes keep working.
         try FileManager.default.copyItem(at: Self.p256, to: harness.folder.appendingPathComponent("trusted-iaca/copy.pem"))
         #expect(try await harness.admin("POST", "/v1/admin/iaca/reload").status == 200)
-        #expect(harness.service.trustStore.snapshot.anchors.count == 1)
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 1)
         #expect(try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: Self.p384)).status == 201)
         // Twice in one PUT or POST: 400, nothing changes; the next write still works.
         let twice = try Data(contentsOf: Self.p384) + (try Data(contentsOf: Self.p384))
@@ -39,29 +39,29 @@ struct TrustDirectoryRobustnessTests {
         let harness = try ServiceHarness(anchors: [Self.p256, Self.p384])
         defer { Task { await harness.stop() } }
         #expect(try await harness.admin("POST", "/v1/admin/iaca", body: try Data(contentsOf: ServiceHarness.pki.appendingPathComponent("iaca-p521.pem"))).status == 201)
-        let active = harness.service.trustStore.directory.activeFolder
+        let active = harness.service.iacaTrust.directory.activeFolder
         try Data("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".utf8).write(to: active.appendingPathComponent("broken.pem"))
-        harness.service.trustStore.reloadIfChanged(actor: "test")
-        #expect(harness.service.trustStore.snapshot.anchors.count == 3, "the set in force stays")
+        harness.service.iacaTrust.reloadIfChanged(actor: "test")
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 3, "the set in force stays")
         let ready = try await harness.request("GET", "/readyz")
         #expect(ready.status == 200)
         #expect(ready.json["status"] as? String == "degraded")
         #expect((ready.json["degraded"] as? [String])?.first?.contains("broken.pem") == true)
         #expect(try await harness.request("GET", "/metrics").text.contains("verifierd_trust_directory_loads 0"))
         // DELETE works from the set in force, and so does a clean PUT; the directory loads again.
-        let p384 = try #require(harness.service.trustStore.snapshot.anchors.first { $0.subject.contains("P-384") })
+        let p384 = try #require(harness.service.iacaTrust.snapshot.anchors.first { $0.subject.contains("P-384") })
         #expect(try await harness.admin("DELETE", "/v1/admin/iaca/\(p384.sha256)").status == 204)
         #expect(try await harness.admin("PUT", "/v1/admin/iaca", body: try Data(contentsOf: Self.p256)).status == 200)
         #expect(try await harness.request("GET", "/readyz").json["status"] as? String == "ready")
         #expect(try await harness.request("GET", "/metrics").text.contains("verifierd_trust_directory_loads 1"))
-        #expect(try harness.service.trustStore.directory.load().anchors.count == 1)
+        #expect(try harness.service.iacaTrust.directory.load().anchors.count == 1)
         await harness.stop()
     }
 
     @Test func theLastAnchorIsRemovedOnlyOnPurpose() async throws {
         let harness = try ServiceHarness(anchors: [Self.p256])
         defer { Task { await harness.stop() } }
-        let fingerprint = try #require(harness.service.trustStore.snapshot.anchors.first?.sha256)
+        let fingerprint = try #require(harness.service.iacaTrust.snapshot.anchors.first?.sha256)
         let refused = try await harness.admin("DELETE", "/v1/admin/iaca/\(fingerprint)")
         #expect(refused.status == 409)
         #expect(refused.json["code"] as? String == "TRUST_SET_WOULD_BE_EMPTY")
@@ -92,9 +92,9 @@ struct TrustDirectoryRobustnessTests {
             environment: ["VERIFIERD_TRUST_IACA_DIRECTORY": work.path])
         #expect(configuration.trust.seedDirectory?.standardizedFileURL.path == seed.standardizedFileURL.path)
         let service = try VerifierService(configuration: configuration, logger: .init(label: "seed"))
-        _ = try await service.trustStore.add(try TrustStoreManager.validate([try Fixtures.bytes(Self.p384)].flatMap {
+        _ = try await service.iacaTrust.add(try LiveTrustSet.validate([try Fixtures.bytes(Self.p384)].flatMap {
             try CertificateParsing.derCertificates(from: $0) }, allowExpired: false, now: Date()), actor: "test")
-        #expect(service.trustStore.snapshot.anchors.count == 2)
+        #expect(service.iacaTrust.snapshot.anchors.count == 2)
         #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("current").path))
         let after = try FileManager.default.contentsOfDirectory(atPath: seed.path).filter { !$0.hasPrefix(".lock") }.sorted()
         #expect(after == before, "the committed demo folder never changes")

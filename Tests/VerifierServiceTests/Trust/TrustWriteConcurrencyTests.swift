@@ -46,7 +46,7 @@ struct TrustWriteConcurrencyTests {
         let onDisk = try TrustDirectory(url: harness.folder.appendingPathComponent("trusted-iaca")).load().anchors
         #expect(onDisk.count == 19)
         #expect(try await harness.admin("POST", "/v1/admin/iaca/reload").status == 200)
-        #expect(harness.service.trustStore.snapshot.anchors.count == 19)
+        #expect(harness.service.iacaTrust.snapshot.anchors.count == 19)
         await harness.stop()
     }
 
@@ -63,7 +63,7 @@ struct TrustWriteConcurrencyTests {
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("..data").path, withDestinationPath: "..v1")
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("iaca.pem").path, withDestinationPath: "..data/iaca.pem")
 
-        let manager = try TrustStoreManager(directory: TrustDirectory(url: root), logger: Logger(label: "test"))
+        let manager = try LiveTrustSet(directory: TrustDirectory(url: root), logger: Logger(label: "test"))
         #expect(manager.snapshot.anchors.map(\.subject).contains { $0.contains("Map IACA 1") })
         manager.reloadIfChanged(actor: "poll")
         let version = manager.snapshot.version

@@ -9,7 +9,7 @@ struct AppleNonces: Sendable {
     static let kind = SessionKind.appleNonce
     static let byteCount = 32
 
-    let sessions: SessionDesk
+    let sessions: SessionGate
     let lifetime: TimeInterval
 
     /// A fresh nonce bound to the merchant and team IDs, owned by `integrator`.

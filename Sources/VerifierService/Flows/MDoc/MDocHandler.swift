@@ -46,12 +46,12 @@ struct MDocHandler: Sendable {
     /// without a prefix, text of only hex digits as long as a P-256, P-384 or P-521 scalar in hex (64, 96, 132
     /// characters) is hex, anything else base64. (64 hex digits are also valid base64, of 48 bytes: a P-256 key in
     /// hex must not be taken for a P-384 one.)
-    static func readerKey(_ text: String) throws(ServiceProblem) -> ReaderKey {
+    static func readerKey(_ text: String) throws(ServiceProblem) -> EphemeralReaderKey {
         let invalid = { (reason: String) in
             ServiceProblem(.badRequest, "INVALID_READER_KEY", "\"readerPrivateKey\" \(reason)")
         }
         do {
-            if text.contains("-----BEGIN") { return try ReaderKey(pem: text) }
+            if text.contains("-----BEGIN") { return try EphemeralReaderKey(pem: text) }
         } catch let error as PEMError {
             throw invalid("is not PEM: \(error)")
         } catch {
@@ -66,7 +66,7 @@ struct MDocHandler: Sendable {
             throw invalid(error.reason)
         }
         do {
-            return try ReaderKey(rawScalar: scalar)
+            return try EphemeralReaderKey(rawScalar: scalar)
         } catch {
             throw invalid([32, 48, 66].contains(scalar.count)
                 ? "is not a valid private scalar of its curve (\(scalar.count) bytes)"

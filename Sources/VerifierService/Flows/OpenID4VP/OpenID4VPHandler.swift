@@ -17,7 +17,7 @@ struct OpenID4VPHandler: Sendable {
 
     let oid4vp: ServiceConfiguration.OpenID4VP?
     let signer: RequestObjectSigner?
-    let sessions: SessionDesk
+    let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
 
@@ -156,7 +156,7 @@ struct OpenID4VPHandler: Sendable {
     func requestObject(_ request: HTTPServerRequest, _: Void) async throws(ServiceProblem) -> HTTPServerResponse {
         _ = try configured(oid4vp, "oid4vp")
         let id = request.pathParameters["id"] ?? ""
-        let refusals = SessionDesk.TakeRefusals(
+        let refusals = SessionGate.TakeRefusals(
             notFound: ServiceProblem.sessionNotFound("no such request object"),
             alreadyUsed: ServiceProblem.sessionAlreadyUsed("this request object was already fetched"),
             expired: ServiceProblem.sessionExpired("this request expired"))
@@ -182,7 +182,7 @@ struct OpenID4VPHandler: Sendable {
         } catch {
             throw ServiceProblem.invalidRequest(error.detail)
         }
-        let refusals = SessionDesk.TakeRefusals(
+        let refusals = SessionGate.TakeRefusals(
             notFound: ServiceProblem.sessionNotFound(),
             alreadyUsed: ServiceProblem.sessionAlreadyUsed("this session already has its answer"),
             expired: ServiceProblem.sessionExpired("this session expired"))
@@ -203,7 +203,7 @@ struct OpenID4VPHandler: Sendable {
         // then ends 410.
         if case .unavailable(let reason) = await sessions.fill(CrossDeviceIdentifiers.resultId(responseId: id), kind: .oid4vpResult,
                                                                payload: SecretBytes(result.encoded)) {
-            throw SessionDesk.storeUnavailable(reason)
+            throw SessionGate.storeUnavailable(reason)
         }
         // `redirect_uri` (8.2): where the wallet sends the user next, when the caller gave one.
         var response = HTTPServerResponse.json(JSON.object([
@@ -237,7 +237,7 @@ struct OpenID4VPHandler: Sendable {
         case .alreadyUsed:
             throw ServiceProblem.sessionAlreadyUsed("this result was already fetched")
         case .unavailable(let reason):
-            throw SessionDesk.storeUnavailable(reason)
+            throw SessionGate.storeUnavailable(reason)
         case .expired:
             throw ServiceProblem.sessionExpired("the result was not fetched in time, or no answer was stored in time")
         case .notFound:
@@ -255,7 +255,7 @@ struct OpenID4VPHandler: Sendable {
         case .expired, .notFound:
             throw ServiceProblem.sessionExpired("this session expired before the wallet answered")
         case .unavailable(let reason):
-            throw SessionDesk.storeUnavailable(reason)
+            throw SessionGate.storeUnavailable(reason)
         }
     }
 }

@@ -13,7 +13,7 @@ import StrictJSON
 struct ProximityHandler: Sendable {
     let proximity: ServiceConfiguration.Proximity?
     let requestBuilder: DeviceRequestBuilder
-    let sessions: SessionDesk
+    let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
 
@@ -81,7 +81,7 @@ struct ProximityHandler: Sendable {
         case .failed(let failure):
             report = .failure(failure.code, failure.detail)
         case .verify(let response):
-            var options = verification.options(at: time, readerKey: try? ReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
+            var options = verification.options(at: time, readerKey: try? EphemeralReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
             options.requestedItems = session.requested
             report = await verification.verify(response, sessionTranscript: session.transcript, options: options)
         }

@@ -11,7 +11,7 @@ import TrustStore
 /// The configuration's verification settings (options, status policy, the trust set in force) handed to the
 /// library's ``StatusAwareVerifier``, which every flow verifies through.
 struct ResponseVerification: Sendable {
-    let trust: TrustStoreManager
+    let trust: LiveTrustSet
     /// Built once: the status resolver, `status.mode` and the service clock lists are judged at.
     let statusAware: StatusAwareVerifier
     let statusPolicy: StatusPolicy
@@ -19,14 +19,14 @@ struct ResponseVerification: Sendable {
     let profileChecks: ProfileCheckMode
     let profileChecksByAnchor: [String: ProfileCheckMode]
     /// The SD-JWT VC issuer trust set (not the IACAs); nil when `sdJwtVc` is not configured.
-    let sdJwtVcIssuers: TrustStoreManager?
+    let sdJwtVcIssuers: LiveTrustSet?
     let sdJwtVcStatusAware: StatusAwareSDJWTVCVerifier
     /// The oldest KB-JWT `iat` accepted, before the clock skew: the longer of the session lifetime and the
     /// configured maximum age.
     let keyBindingMaxAge: TimeInterval
 
-    init(configuration: ServiceConfiguration, trust: TrustStoreManager, statusResolver: StatusResolver,
-         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: TrustStoreManager? = nil, outbound: OutboundFetcher)
+    init(configuration: ServiceConfiguration, trust: LiveTrustSet, statusResolver: StatusResolver,
+         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: LiveTrustSet? = nil, outbound: OutboundFetcher)
     {
         self.trust = trust
         self.sdJwtVcIssuers = sdJwtVcIssuers
@@ -47,7 +47,7 @@ struct ResponseVerification: Sendable {
     }
 
     /// Options for one verification at `time`.
-    func options(at time: Date, readerKey: ReaderKey? = nil) -> VerificationOptions {
+    func options(at time: Date, readerKey: EphemeralReaderKey? = nil) -> VerificationOptions {
         var options = VerificationOptions(verificationTime: time, clockSkew: clockSkew, profileChecks: profileChecks,
                                           profileChecksByAnchor: profileChecksByAnchor, readerKey: readerKey)
         options.statusPolicy = statusPolicy

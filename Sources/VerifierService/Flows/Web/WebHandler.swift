@@ -12,7 +12,7 @@ import WebPresentment
 struct WebHandler: Sendable {
     let web: ServiceConfiguration.Web?
     let requestBuilder: DeviceRequestBuilder
-    let sessions: SessionDesk
+    let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
 

@@ -5,7 +5,7 @@ import Encodings
 /// What the browser returns in `credential.data.response`, decoded:
 /// `["dcapi", {"enc": bstr(65), "cipherText": bstr}]`. Parsing is strict: exactly these keys, an uncompressed
 /// P-256 point, a ciphertext at least as long as the GCM tag, no trailing bytes.
-public struct EncryptedResponse: Sendable {
+public struct DCAPIEncryptedResponse: Sendable {
     /// HPKE `enc`: the sender's ephemeral P-256 public key, `04 || X || Y`.
     public let enc: [UInt8]
     /// AES-128-GCM ciphertext followed by its 16-byte tag.

@@ -10,7 +10,7 @@ import StrictJSON
 /// Refused before any cryptography: another algorithm (`none`, `dir`, key wrapping, RSA) or encryption, a `zip` or
 /// `crit` member, a `kid` other than the session's, an `epk` that is not a P-256 point, a non-empty encrypted key,
 /// an IV other than 96 bits or a tag other than 128 bits. `apu` and `apv` go into the key derivation as sent.
-public enum EncryptedResponse {
+public enum EncryptedAuthorizationResponse {
     /// The `enc` values offered in every request.
     public static let contentEncryptions = ["A128GCM", "A256GCM"]
     static let maximumHeaderBytes = 4_096

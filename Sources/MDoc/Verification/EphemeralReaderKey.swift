@@ -3,7 +3,7 @@ import Encodings
 import Foundation
 
 /// The reader's ephemeral private key (EReaderKey), used with the MSO device key to derive the EMacKey.
-public enum ReaderKey: Sendable {
+public enum EphemeralReaderKey: Sendable {
     case p256(P256.KeyAgreement.PrivateKey)
     case p384(P384.KeyAgreement.PrivateKey)
     case p521(P521.KeyAgreement.PrivateKey)

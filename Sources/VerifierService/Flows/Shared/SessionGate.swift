@@ -3,7 +3,7 @@ import SessionStore
 
 /// The one door to one-time records (sessions, issued nonces, cross-device results): opening, taking, filling a
 /// reservation and reading one's state, each with the same answers and metrics for every flow.
-struct SessionDesk: Sendable {
+struct SessionGate: Sendable {
     /// A session being opened: its id and its times.
     struct Opening {
         let id: String

@@ -12,7 +12,7 @@ import TrustStore
 /// from the stored set (or, when a directory does not load, from the set in force), so no write is lost and a
 /// damaged file never wedges the directory; every change is validated before it is written, and written before
 /// it takes effect. With a shared set, versions committed by other replicas are adopted through ``adopt(_:actor:)``.
-public final class TrustStoreManager: Sendable {
+public final class LiveTrustSet: Sendable {
     public let directory: TrustDirectory
     /// The database's set, when the store is shared; the directory then only seeds an empty database.
     public let shared: (any SharedTrustSet)?

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads trusted IACA roots from a directory: PEM files with one or more certificates, or DER files, and the
 /// optional `anchors.json` manifest with their metadata.
-public enum TrustAnchorDirectory {
+public enum AnchorFiles {
     /// File name endings that are read; anything else (READMEs, hidden files) is ignored.
     public static let certificateExtensions: Set<String> = ["pem", "crt", "cer", "der"]
 

@@ -10,29 +10,29 @@ import TrustStore
 /// `memory` (the default) is one process with the local trust directory. `postgres` shares all three between
 /// replicas: sessions and nonces in one table taken atomically, the trust set as versions in the database,
 /// seeded from the trust directory when the database has none yet.
-public struct ServiceStore: Sendable {
+public struct ServiceStorage: Sendable {
     public let sessions: any SessionStore
-    public let trust: TrustStoreManager
+    public let trust: LiveTrustSet
     /// The database, with the PostgreSQL store.
     public let database: PostgresDatabase?
     /// The database's trust set, with the PostgreSQL store.
     public let sharedTrust: PostgresTrustSet?
     /// The SD-JWT VC issuer anchors (`sdJwtVc`), kept like the IACAs: the directory, or the database's own table of
     /// versions with the PostgreSQL store; nil without the section.
-    public var sdJwtVcIssuers: TrustStoreManager?
+    public var sdJwtVcIssuers: LiveTrustSet?
     public var sharedSDJWTVCIssuers: PostgresTrustSet?
 
     /// The in-memory store and the trust directory (seeded from `trust.seedDirectory` when absent).
     public static func memory(_ configuration: ServiceConfiguration, logger: Logger,
-                              sessions: (any SessionStore)? = nil) throws(ConfigurationError) -> ServiceStore {
+                              sessions: (any SessionStore)? = nil) throws(ConfigurationError) -> ServiceStorage {
         let logger = configuration.logging.applied(to: logger)
         if let problem = TrustDirectoryPreflight.problem(directory: configuration.trust.iacaDirectory,
                                                          seed: configuration.trust.seedDirectory) {
             throw problem
         }
-        let trust: TrustStoreManager
+        let trust: LiveTrustSet
         do {
-            trust = try TrustStoreManager(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
+            trust = try LiveTrustSet(directory: TrustDirectory(url: configuration.trust.iacaDirectory),
                                           seed: configuration.trust.seedDirectory, logger: logger)
         } catch {
             throw ConfigurationError(key: "trust.iacaDirectory", error.description)
@@ -42,11 +42,11 @@ public struct ServiceStore: Sendable {
             maximumBytes: configuration.web?.maxSessionBytes ?? ServiceConfiguration.Web.defaultMaxSessionBytes,
             maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: TimeInterval(configuration.web?.sessionTTLSeconds ?? 300))
-        var store = ServiceStore(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
+        var store = ServiceStorage(sessions: sessions, trust: trust, database: nil, sharedTrust: nil)
         if let section = configuration.sdJwtVc {
             try preflightIssuers(section)
             do {
-                store.sdJwtVcIssuers = try TrustStoreManager(directory: TrustDirectory(url: section.issuerDirectory),
+                store.sdJwtVcIssuers = try LiveTrustSet(directory: TrustDirectory(url: section.issuerDirectory),
                                                              seed: section.seedDirectory, logger: logger)
             } catch {
                 throw ConfigurationError(key: "sdJwtVc.issuerDirectory", error.description)
@@ -58,7 +58,7 @@ public struct ServiceStore: Sendable {
     /// The configured store, ready: with PostgreSQL, the pool started, the schema migrated (`migrate: false`
     /// only checks that the database answers) and the trust set read (seeded from the directory when empty).
     public static func open(_ configuration: ServiceConfiguration, logger: Logger, migrate: Bool = true)
-        async throws(ConfigurationError) -> ServiceStore
+        async throws(ConfigurationError) -> ServiceStorage
     {
         guard case .postgres(let section) = configuration.store else { return try memory(configuration, logger: logger) }
         let logger = configuration.logging.applied(to: logger)
@@ -77,7 +77,7 @@ public struct ServiceStore: Sendable {
         do throws(TrustDirectoryUpdateError<Never>) {
             if try await shared.latestVersion() == 0 {
                 // The first replica seeds the database from its directory (or the directory's seed).
-                let seed = (try? directory.load()) ?? configuration.trust.seedDirectory.flatMap { try? TrustAnchorDirectory.load(from: $0) }
+                let seed = (try? directory.load()) ?? configuration.trust.seedDirectory.flatMap { try? AnchorFiles.load(from: $0) }
                 if let seed, try await shared.seedIfEmpty(seed, actor: "seed:\(directory.url.path)") {
                     logger.notice("trust set seeded into the database", metadata: ["anchorCount": .stringConvertible(seed.anchors.count)])
                 }
@@ -89,8 +89,8 @@ public struct ServiceStore: Sendable {
             case .storage(let reason): throw ConfigurationError(key: "store.url", "cannot read the trust set: \(reason)")
             }
         }
-        let trust = TrustStoreManager(shared: shared, initial: initial, directory: directory, logger: logger)
-        var issuers: (TrustStoreManager, PostgresTrustSet)?
+        let trust = LiveTrustSet(shared: shared, initial: initial, directory: directory, logger: logger)
+        var issuers: (LiveTrustSet, PostgresTrustSet)?
         if let section = configuration.sdJwtVc {
             do {
                 issuers = try await sharedIssuers(section, database: database, logger: logger)
@@ -104,7 +104,7 @@ public struct ServiceStore: Sendable {
             maximumSessions: configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions,
             maximumRecordBytes: SessionAdmission.maximumRecordBytes,
             tombstoneSeconds: 3600)
-        var store = ServiceStore(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
+        var store = ServiceStorage(sessions: sessions, trust: trust, database: database, sharedTrust: shared)
         store.sdJwtVcIssuers = issuers?.0
         store.sharedSDJWTVCIssuers = issuers?.1
         return store
@@ -155,19 +155,19 @@ public struct ServiceStore: Sendable {
     /// The database's SD-JWT VC issuer set, seeded by the first replica from its directory (or the directory's seed),
     /// as the IACA set is.
     static func sharedIssuers(_ section: ServiceConfiguration.SDJWTVC, database: PostgresDatabase, logger: Logger)
-        async throws(ConfigurationError) -> (TrustStoreManager, PostgresTrustSet)
+        async throws(ConfigurationError) -> (LiveTrustSet, PostgresTrustSet)
     {
         let directory = TrustDirectory(url: section.issuerDirectory)
         let shared = PostgresTrustSet(database: database, table: .sdJwtVcIssuers)
         do throws(TrustDirectoryUpdateError<Never>) {
             if try await shared.latestVersion() == 0 {
-                let seed = (try? directory.load()) ?? section.seedDirectory.flatMap { try? TrustAnchorDirectory.load(from: $0) }
+                let seed = (try? directory.load()) ?? section.seedDirectory.flatMap { try? AnchorFiles.load(from: $0) }
                 if let seed, try await shared.seedIfEmpty(seed, actor: "seed:\(directory.url.path)") {
                     logger.notice("SD-JWT VC issuer set seeded into the database", metadata: ["anchorCount": .stringConvertible(seed.anchors.count)])
                 }
             }
             let initial = try await shared.latest()
-            return (TrustStoreManager(shared: shared, initial: initial, directory: directory, logger: logger), shared)
+            return (LiveTrustSet(shared: shared, initial: initial, directory: directory, logger: logger), shared)
         } catch {
             switch error {
             case .storage(let reason): throw ConfigurationError(key: "store.url", "cannot read the SD-JWT VC issuer set: \(reason)")
@@ -179,7 +179,7 @@ public struct ServiceStore: Sendable {
     /// latest versions (LISTEN/NOTIFY and a poll), until the task is cancelled. Does nothing with the memory store.
     public func followSharedTrust(logger: Logger) async {
         guard let sharedTrust else { return }
-        var followed: [(PostgresTrustSet, TrustStoreManager)] = [(sharedTrust, trust)]
+        var followed: [(PostgresTrustSet, LiveTrustSet)] = [(sharedTrust, trust)]
         if let shared = sharedSDJWTVCIssuers, let issuers = sdJwtVcIssuers { followed.append((shared, issuers)) }
         let managers = followed
         await TrustSetWatcher(sets: managers.map(\.0)).run { sharedTrust, version in

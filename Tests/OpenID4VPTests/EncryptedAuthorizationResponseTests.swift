@@ -14,7 +14,7 @@ struct EncryptedResponseTests {
     static let specJWE = "eyJhbGciOiJFQ0RILUVTIiwiZW5jIjoiQTEyOEdDTSIsImtpZCI6ImFjIiwiZXBrIjp7Imt0eSI6IkVDIiwieCI6Im5ubVZwbTNWM2piaGNhZlFhUkJrU1ZOSGx3Wkh3dC05ck9wSnVmeVlJdWsiLCJ5IjoicjRmakRxd0p5czlxVU9QLV9iM21SNVNaRy0tQ3dPMm1pYzVWU05UWU45ZyIsImNydiI6IlAtMjU2In19..uAYcHRUSSn2X0WPX.yVzlGSYG4qbg0bq18JcUiDRw56yVnbKR8E7S7YlEtzT00RqE3Pw5oTpUG3hdLN4taHZ9gC1kwak8JOnJgQ.1wR024_3-qtAlx1oFIUpQQ"
 
     @Test func theSpecificationsExampleOpens() throws {
-        let plaintext = try EncryptedResponse.open(Self.specJWE, key: Self.specKey)
+        let plaintext = try EncryptedAuthorizationResponse.open(Self.specJWE, key: Self.specKey)
         let token = try VPToken.fromDecryptedResponse(plaintext)
         #expect(token.presentations["example_credential_id"]?.count == 1)
     }
@@ -31,7 +31,7 @@ struct EncryptedResponseTests {
 
     func refusal(_ compact: String, key: ResponseEncryptionKey = specKey) -> String? {
         do {
-            _ = try EncryptedResponse.open(compact, key: key)
+            _ = try EncryptedAuthorizationResponse.open(compact, key: key)
             return nil
         } catch {
             return error.code.rawValue
