@@ -201,8 +201,8 @@ let package = Package(
         // The service's configuration: its types, the loader (file and environment, every key checked and named), and
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
-            "Encodings", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "ServerTLS", "StrictJSON", "TrustLists",
-            "TrustManagement", "TrustStore", "WebPresentment",
+            "Encodings", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
+            "TrustLists", "TrustManagement", "TrustStore", "WebPresentment",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Metrics (the table of families, process figures) and JSON log lines, for the service and its CLI.

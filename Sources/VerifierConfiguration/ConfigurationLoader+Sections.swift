@@ -5,6 +5,7 @@ import Foundation
 import MDoc
 import OutboundFetch
 import ReaderAuthentication
+import SDJWTVC
 import ServerTLS
 import StrictJSON
 import TrustManagement
@@ -209,22 +210,20 @@ extension ConfigurationLoader.Values {
     /// with a host and no query or fragment (http only to a destination `outbound.allowedDestinations` opens), listed
     /// once; `vcts` a list of `vct` values (absent: any).
     static func metadataIssuerList(_ raw: ConfigurationLoader.Raw?, allowed: [AllowedDestination]) throws(ConfigurationError)
-        -> [ServiceConfiguration.SDJWTVC.MetadataIssuer]
+        -> [SDJWTVCMetadataIssuer]
     {
         let key = "sdJwtVc.metadataIssuers"
         let items = try ConfigurationLoader.array(raw, key: key, of: #"{"iss", "vcts"}"#)
-        var issuers: [ServiceConfiguration.SDJWTVC.MetadataIssuer] = []
+        var issuers: [SDJWTVCMetadataIssuer] = []
         for (index, item) in items.enumerated() {
             let itemKey = "\(key)[\(index)]"
             guard case .object(let members) = item else { throw ConfigurationError(key: itemKey, "must be an object") }
             if let unknown = Set(members.keys).subtracting(["iss", "vcts"]).sorted().first {
                 throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected iss, vcts)")
             }
-            // The rule the metadata URL is made by: a literal lowercase scheme, a host, no user information, query or
-            // fragment (case-sensitive: the issuer identifier is compared byte for byte).
-            guard case .string(let iss)? = members["iss"], iss.hasPrefix("https://") || iss.hasPrefix("http://"),
-                  let url = URL(string: iss), let host = url.host, !host.isEmpty, let scheme = url.scheme,
-                  !iss.contains("@"), !iss.contains("?"), !iss.contains("#")
+            // The rule the metadata URL is made by, so that a listed issuer can always be looked up.
+            guard case .string(let iss)? = members["iss"], JWTVCIssuerMetadata.url(for: iss) != nil,
+                  let url = URL(string: iss), let host = url.host, !host.isEmpty, let scheme = url.scheme
             else {
                 throw ConfigurationError(key: "\(itemKey).iss", "must be an https URL with a host and no query or fragment")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SDJWTVC
 import Logging
 import TrustManagement
 import OutboundFetch
@@ -199,23 +200,12 @@ public struct ServiceConfiguration: Sendable {
         public var keyBindingMaxAgeSeconds = 300
         /// Issuers verified by their JWT VC Issuer Metadata (`/.well-known/jwt-vc-issuer`) instead of `x5c`: only
         /// these, never as a fallback for another `iss`.
-        public var metadataIssuers: [MetadataIssuer] = []
+        public var metadataIssuers: [SDJWTVCMetadataIssuer] = []
         /// How long an issuer's metadata keys are kept before they are fetched again.
         public var metadataCacheSeconds = 300
 
-        /// One listed issuer: its exact `iss`, and the `vct` values it is trusted for (empty: any).
-        public struct MetadataIssuer: Sendable, Equatable {
-            public var iss: String
-            public var vcts: [String]
-
-            public init(iss: String, vcts: [String] = []) {
-                self.iss = iss
-                self.vcts = vcts
-            }
-        }
-
         public init(issuerDirectory: URL, seedDirectory: URL? = nil, keyBindingMaxAgeSeconds: Int = 300,
-                    metadataIssuers: [MetadataIssuer] = [], metadataCacheSeconds: Int = 300) {
+                    metadataIssuers: [SDJWTVCMetadataIssuer] = [], metadataCacheSeconds: Int = 300) {
             self.issuerDirectory = issuerDirectory
             self.seedDirectory = seedDirectory
             self.keyBindingMaxAgeSeconds = keyBindingMaxAgeSeconds

@@ -1,4 +1,5 @@
 import Foundation
+import SDJWTVC
 import Testing
 import TestSupport
 @testable import VerifierConfiguration

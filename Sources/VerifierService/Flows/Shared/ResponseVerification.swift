@@ -33,7 +33,7 @@ struct ResponseVerification: Sendable {
         // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
         var issuerKeys: JWTVCIssuerMetadataResolver?
         if let sdJwtVc = configuration.sdJwtVc, !sdJwtVc.metadataIssuers.isEmpty {
-            issuerKeys = .fetching(through: outbound, listed: sdJwtVc.metadataIssuers.map { SDJWTVCMetadataIssuer(iss: $0.iss, vcts: $0.vcts) },
+            issuerKeys = .fetching(through: outbound, listed: sdJwtVc.metadataIssuers,
                                    timeout: TimeInterval(configuration.status.fetchTimeoutSeconds),
                                    cacheSeconds: TimeInterval(sdJwtVc.metadataCacheSeconds))
         }
