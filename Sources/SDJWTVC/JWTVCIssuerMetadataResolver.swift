@@ -47,7 +47,7 @@ public actor JWTVCIssuerMetadataResolver: SDJWTVCIssuerKeyResolving {
 
     public func keys(for issuer: SDJWTVCMetadataIssuer, now: Date) async -> SDJWTVCIssuerKeyLookup {
         let iss = issuer.iss
-        guard listed.contains(where: { $0.iss.utf8.elementsEqual(iss.utf8) }) else { return .unavailable("the issuer is not listed") }
+        guard listed.listing(of: iss) != nil else { return .unavailable("the issuer is not listed") }
         if let entry = entries[iss], now < entry.until { return Self.answer(entry, now: now) }
         let task: Task<SDJWTVCIssuerKeyLookup, Never>
         if let running = inFlight[iss] {

@@ -18,3 +18,11 @@ public struct SDJWTVCMetadataIssuer: Sendable, Hashable {
         vcts.isEmpty || vct.map(vcts.contains) == true
     }
 }
+
+extension Sequence<SDJWTVCMetadataIssuer> {
+    /// The listing of `iss`: the entry whose `iss` is the same bytes (an identifier is case-sensitive and never
+    /// normalised, so Swift's canonical-equivalence `==` is not used).
+    public func listing(of iss: String) -> SDJWTVCMetadataIssuer? {
+        first { $0.iss.utf8.elementsEqual(iss.utf8) }
+    }
+}

@@ -27,7 +27,7 @@ public struct SDJWTVCVerifier: Sendable {
               let jws = try? CompactJWS(presentation.issuerJWT, limits: limits),
               let iss = jws.payload[member: "iss"]?.stringValue
         else { return nil }
-        return metadataIssuers.first { $0.iss.utf8.elementsEqual(iss.utf8) }
+        return metadataIssuers.listing(of: iss)
     }
 
     public static let credentialType = "dc+sd-jwt"
@@ -57,7 +57,7 @@ public struct SDJWTVCVerifier: Sendable {
         var issuer = SDJWTVCIssuerSummary(iss: iss, signerSubject: nil, anchorSubject: nil, anchorSHA256: nil)
         var anchor: TrustAnchor?
         var metadataIssuer: String?
-        if let listed = iss.flatMap({ iss in metadataIssuers.first { $0.iss.utf8.elementsEqual(iss.utf8) } }) {
+        if let listed = iss.flatMap(metadataIssuers.listing(of:)) {
             let verifiedKey: SDJWTVCIssuerKeys.Key?
             (signature, verifiedKey) = metadataSignature(jws, lookup: issuerKeys)
             checks.append(signature)

@@ -234,7 +234,7 @@ extension ConfigurationLoader.Values {
                                              "http is only for a destination listed in outbound.allowedDestinations; use https")
                 }
             }
-            guard !issuers.contains(where: { $0.iss.utf8.elementsEqual(iss.utf8) }) else {
+            guard issuers.listing(of: iss) == nil else {
                 throw ConfigurationError(key: "\(itemKey).iss", "\"\(iss)\" is listed twice")
             }
             var vcts: [String] = []

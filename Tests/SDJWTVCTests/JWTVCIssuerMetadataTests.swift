@@ -191,19 +191,13 @@ import Testing
         }
         let result = verifier.finish(verifier.prepare(presentation, options: try SDJWTVCVectors.options(testCase), issuerKeys: lookup),
                                      statusEvidence: nil)
-        guard case .report(let report) = result else { Issue.record("\(testCase.name) failed as a whole"); return }
-        #expect(report.verified == (testCase.expect["verified"]?.bool ?? false), "\(testCase.name): \(report.checks)")
-        if let check = testCase.expect["check"]?.string {
-            let failing = report.checks.first { $0.status == .failed }
-            #expect(failing?.id.rawValue == check, "\(testCase.name): \(report.checks)")
-            #expect(failing?.code?.rawValue == testCase.expect["code"]?.string, "\(testCase.name): \(failing?.detail ?? "")")
-        } else if testCase.name == "md-x5c-control" {
+        guard let report = SDJWTVCMetadataVectors.expectVerdict(result, testCase) else { return }
+        if testCase.name == "md-x5c-control" {
             // The control: an unlisted iss with x5c verifies by its certificate chain.
             #expect(report.check(.issuerCertificateChain)?.status == .passed)
             #expect(report.issuer.keyID == nil && report.issuer.metadataSource == nil)
-        } else {
+        } else if testCase.expect["verified"]?.bool == true {
             #expect(SDJWTVCVectors.sorted(try #require(report.claims)) == SDJWTVCVectors.json(try #require(testCase.expect["claims"])))
-            #expect(report.issuer.keyID == "k1")
             #expect(report.issuer.metadataSource?.contains("/.well-known/jwt-vc-issuer/issuers/") == true)
             #expect(report.check(.issuerCertificateChain)?.status == .notApplicable)
         }
