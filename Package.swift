@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
+        .library(name: "DigitalCredentials", targets: ["DigitalCredentials"]),
+        .library(name: "Webhooks", targets: ["Webhooks"]),
         .library(name: "ReaderAuthentication", targets: ["ReaderAuthentication"]),
         .library(name: "Proximity", targets: ["Proximity"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -188,11 +190,21 @@ let package = Package(
             "CBOR", "COSE", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "HPKEKeys",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // The W3C Digital Credentials API across protocols: one request offered as Annex C and OpenID4VP (signed,
+        // unsigned), one session for all of them, the answer verified by the protocol it names. No HTTP.
+        .target(name: "DigitalCredentials", dependencies: [
+            "MDoc", "OpenID4VP", "WebPresentment", "SessionStore", "ReaderAuthentication", "StrictJSON", "CBOR",
+        ], swiftSettings: strict),
+        // Results pushed to integrators: Standard Webhooks signatures, the outbox (a directory for one process; the
+        // database's table is in PostgresStore), retries with back-off, the delivery loop. No HTTP server.
+        .target(name: "Webhooks", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), the
         // versioned trust set with change notifications, and what replicas share of status lists and VICAL refreshes.
         // No HTTP of its own.
         .target(name: "PostgresStore", dependencies: [
-            "SessionStore", "TrustStore", "Encodings", "StatusList", "TrustManagement",
+            "SessionStore", "TrustStore", "Encodings", "StatusList", "TrustManagement", "Webhooks",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -201,7 +213,7 @@ let package = Package(
         // The service's configuration: its types, the loader (file and environment, every key checked and named), and
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
-            "Encodings", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
+            "DigitalCredentials", "Encodings", "Webhooks", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
             "TrustLists", "TrustManagement", "TrustStore", "WebPresentment",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -215,6 +227,7 @@ let package = Package(
             "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
+            "DigitalCredentials", "Webhooks",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -256,6 +269,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "CBOR"], swiftSettings: strict),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks"], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",
             .product(name: "X509", package: "swift-certificates"),
@@ -276,6 +290,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
+        .testTarget(name: "DigitalCredentialsTests", dependencies: [
+            "DigitalCredentials", "OpenID4VP", "WebPresentment", "MDoc", "CBOR", "SessionStore", "Encodings", "StrictJSON",
+            "TestSupport", "ReaderAuthentication",
+            .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "VerifierServiceTests", dependencies: [
             "VerifierService", "HTTPServer", "TestSupport", "verifierd", "https-probe", "TrustStore", "TrustLists", "MDoc", "CBOR", "StatusList",

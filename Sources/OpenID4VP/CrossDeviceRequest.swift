@@ -19,7 +19,7 @@ public struct CrossDeviceRequest: Sendable {
         self.sessionId = sessionId
         requestObjectId = SessionIdentifier.make()
         request = try OpenID4VPRequest(responseURI: responseURI(CrossDeviceIdentifiers.responseId(sessionId: sessionId)),
-                                       query: query, signer: signer, redirectURI: redirectURI?.text)
+                                       query: query, signer: signer, redirectURI: redirectURI?.text, callerSessionId: sessionId)
         authorizationRequest = CrossDeviceAuthorizationRequest.uri(clientId: signer.clientId,
                                                                    requestURI: requestObjectURI(requestObjectId))
     }

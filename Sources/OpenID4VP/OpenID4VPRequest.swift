@@ -36,10 +36,13 @@ public struct OpenID4VPRequest: Sendable {
     }
 
     /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
-    public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: String? = nil) throws {
+    /// `callerSessionId` is kept in the session (never sent) so that a pushed result names the caller's session.
+    public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: String? = nil,
+                callerSessionId: String? = nil) throws {
         let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
                                        key: ResponseEncryptionKey(kid: Self.freshKeyID()), query: query,
-                                       clientId: signer.clientId, responseURI: responseURI, redirectURI: redirectURI)
+                                       clientId: signer.clientId, responseURI: responseURI, redirectURI: redirectURI,
+                                       callerSessionId: callerSessionId)
         var members = Self.commonParameters(session)
         members.insert(("client_id", .string(signer.clientId)), at: 0)
         members.append(("response_uri", .string(responseURI)))

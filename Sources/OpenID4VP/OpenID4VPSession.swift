@@ -31,6 +31,8 @@ public struct OpenID4VPSession: Sendable {
     public let jwkThumbprint: [UInt8]?
     /// Cross-device: where the wallet sends the user after posting its answer (the caller's page), if any.
     public let redirectURI: String?
+    /// Cross-device: the caller's session id (never sent to the wallet), so that a pushed result can name it.
+    public let callerSessionId: String?
 
     /// Every document the query asks for.
     public var requested: RequestedItems { query.requested }
@@ -48,8 +50,9 @@ public struct OpenID4VPSession: Sendable {
 
     public init(flow: Flow, origin: String?, nonce: String, mode: ResponseMode, key: ResponseEncryptionKey?,
                 query: DCQLQuery, clientId: String?, responseURI: String?, jwkThumbprint: [UInt8]? = nil,
-                redirectURI: String? = nil)
+                redirectURI: String? = nil, callerSessionId: String? = nil)
     {
+        self.callerSessionId = callerSessionId
         self.jwkThumbprint = jwkThumbprint
         self.redirectURI = redirectURI
         self.flow = flow
@@ -65,8 +68,10 @@ public struct OpenID4VPSession: Sendable {
     static let payloadVersion: Int64 = 1
     static let payloadMembers: Set<String> = [
         "flow", "origin", "nonce", "mode", "key", "kid", "requested", "clientId", "responseURI", "credentialIds",
-        "multiple", "redirectURI", "credentialSets", "sdJwtQueries",
+        "multiple", "redirectURI", "credentialSets", "sdJwtQueries", "sessionId",
     ]
+    /// The members of records written before `sessionId` was kept (read during an upgrade, while they live).
+    static let payloadMembersWithoutSessionId = payloadMembers.subtracting(["sessionId"])
 
     /// The record to store under `id`: a ``StoredPayload`` (version 1, one member per property); the private key is
     /// the secret part, sealed at rest by the store.
@@ -81,6 +86,7 @@ public struct OpenID4VPSession: Sendable {
                 ("clientId", optional(clientId)), ("responseURI", optional(responseURI)),
                 ("credentialIds", .array(query.credentials.map { .text($0.id) })),
                 ("multiple", .array(query.credentials.map { .bool($0.multiple) })), ("redirectURI", optional(redirectURI)),
+                ("sessionId", optional(callerSessionId)),
                 // Parallel to credentialIds: null for mso_mdoc, the dc+sd-jwt query's own members as JSON text.
                 ("sdJwtQueries", .array(query.credentials.map { credential in
                     credential.sdJwtVc.map { CBOR.text($0.storedJSON.text) } ?? .null
@@ -95,8 +101,10 @@ public struct OpenID4VPSession: Sendable {
 
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
-        guard let payload = record.payload.withUnsafeBytes({ StoredPayload(Array($0), version: Self.payloadVersion,
-                                                                           members: Self.payloadMembers) }),
+        guard let payload = record.payload.withUnsafeBytes({ bytes in
+                  StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembers)
+                      ?? StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembersWithoutSessionId)
+              }),
               let flow = payload["flow"]?.textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
               let nonce = payload["nonce"]?.textValue, let mode = payload["mode"]?.textValue.flatMap(ResponseMode.init(rawValue:)),
               let storedRequest = payload["requested"], let requested = RequestedItems(storageForm: storedRequest),
@@ -141,7 +149,8 @@ public struct OpenID4VPSession: Sendable {
         guard mode.encrypted == (key != nil) else { return nil }
         self.init(flow: flow, origin: origin, nonce: nonce, mode: mode, key: key,
                   query: DCQLQuery(credentials: credentials, credentialSets: sets),
-                  clientId: clientId, responseURI: responseURI, redirectURI: redirectURI)
+                  clientId: clientId, responseURI: responseURI, redirectURI: redirectURI,
+                  callerSessionId: payload.optionalText("sessionId") ?? nil)
     }
 }
 

@@ -30,9 +30,10 @@ final class CurlTransfer {
     private var refusal: String?
     private var tooLarge = false
 
-    /// A GET of `url` (already checked by the policy) with `requestHeaders`, ready to be added to a multi handle.
+    /// A GET of `url` (already checked by the policy) with `requestHeaders`, or a POST of `postBody` when given, ready
+    /// to be added to a multi handle.
     init(_ url: String, urlHost: String, port: Int, requestHeaders: [String], limits: FetchLimits,
-         policy: DestinationPolicy) throws(FetchError) {
+         policy: DestinationPolicy, postBody: [UInt8]? = nil) throws(FetchError) {
         guard Self.initialized, let handle = curl_easy_init() else { throw FetchError(.failed, "libcurl is unavailable") }
         self.handle = handle
         self.destination = "\(urlHost):\(port)"
@@ -75,6 +76,14 @@ final class CurlTransfer {
         ok = ok && vd_curl_setopt_string(handle, CURLOPT_USERAGENT, "verifierd") == CURLE_OK
         ok = ok && vd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
         ok = ok && vd_curl_install_callbacks(handle, callbacks) == CURLE_OK
+        if let postBody {
+            // libcurl copies the body (COPYPOSTFIELDS after its size), so this array need not outlive the call.
+            ok = ok && vd_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, postBody.count) == CURLE_OK
+            ok = ok && postBody.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return vd_curl_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "") }
+                return vd_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))
+            } == CURLE_OK
+        }
         guard ok else { throw FetchError(.failed, "libcurl refused an option") }
     }
 

@@ -82,6 +82,35 @@ public final class OutboundFetcher: Sendable {
         }
     }
 
+    /// POSTs `body` to `url` with `headers` under `limits`, once: the destination policy applies as for a GET, but a
+    /// redirect is never followed (a body is not sent on to where a server points): its status comes back as is.
+    public func post(_ url: String, headers: [String] = [], body: [UInt8], limits: FetchLimits) async throws(FetchError) -> FetchResponse {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(1, limits.totalTimeout * 1000)))
+        let target: Target
+        switch Self.target(url) {
+        case .success(let parsed): target = parsed
+        case .failure(let error): throw error
+        }
+        if let reason = policy.refusal(scheme: target.scheme, host: target.host, port: target.port, previousScheme: nil) {
+            throw FetchError(.refused, reason)
+        }
+        let transfer = try CurlTransfer(url, urlHost: target.host, port: target.port, requestHeaders: headers, limits: limits,
+                                        policy: policy, postBody: body)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlTransfer.Answer, FetchError>, Never>) in
+            driver.submit(FetchDriver.Job(transfer: transfer, deadline: deadline, timeout: limits.totalTimeout) {
+                continuation.resume(returning: $0)
+            })
+        }
+        let answer: CurlTransfer.Answer
+        switch outcome {
+        case .success(let got): answer = got
+        case .failure(let error): throw error
+        }
+        func header(_ name: String) -> String? { answer.headers.last { $0.name == name }?.value }
+        return FetchResponse(status: answer.status, body: answer.body, etag: header("etag"), lastModified: header("last-modified"),
+                             contentType: header("content-type"), url: url, redirects: 0)
+    }
+
     struct Target {
         let scheme: String
         let host: String

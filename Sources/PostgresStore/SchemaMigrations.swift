@@ -93,6 +93,20 @@ public enum SchemaMigrations {
             )
             """,
         ]),
+        Migration(version: 6, name: "webhook outbox", statements: [
+            """
+            CREATE TABLE verifierd_webhook_outbox (
+                id text PRIMARY KEY,
+                integrator text NOT NULL,
+                sealed bytea NOT NULL,
+                created_ms bigint NOT NULL,
+                attempts integer NOT NULL DEFAULT 0,
+                next_attempt_ms bigint NOT NULL,
+                leased_until_ms bigint NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX verifierd_webhook_outbox_due ON verifierd_webhook_outbox (next_attempt_ms)",
+        ]),
     ]
 
     /// The newest schema version this binary knows.

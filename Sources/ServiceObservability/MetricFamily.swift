@@ -27,6 +27,10 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case vicalNextUpdateMargin = "verifierd_vical_next_update_margin_seconds"
     case vicalRefreshes = "verifierd_vical_refreshes_total"
     case appleEnvelopesOpened = "verifierd_apple_envelopes_opened_total"
+    case webhookAttempts = "verifierd_webhook_attempts_total"
+    case webhookDeliveryLatency = "verifierd_webhook_delivery_latency_seconds"
+    case webhookOutboxPending = "verifierd_webhook_outbox_pending"
+    case webhookOutboxOldestAge = "verifierd_webhook_outbox_oldest_age_seconds"
     case processCPUSeconds = "process_cpu_seconds_total"
     case processResidentMemory = "process_resident_memory_bytes"
     case processVirtualMemory = "process_virtual_memory_bytes"
@@ -42,13 +46,13 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         switch self {
         case .httpRequests, .verifications, .statusListFetches, .statusListCacheHits, .statusListStaleAnswers,
              .sessions, .integratorRequests, .readerTokens, .tlsReloadFailures, .vicalRefreshes, .processCPUSeconds,
-             .appleEnvelopesOpened:
+             .appleEnvelopesOpened, .webhookAttempts:
             "counter"
-        case .httpRequestDuration, .verificationDuration:
+        case .httpRequestDuration, .verificationDuration, .webhookDeliveryLatency:
             "histogram"
         case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .sessionBytes, .tlsCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
              .vicalAge, .vicalNextUpdateMargin, .processResidentMemory, .processVirtualMemory, .processOpenFDs,
-             .processMaxFDs, .processStartTime:
+             .processMaxFDs, .processStartTime, .webhookOutboxPending, .webhookOutboxOldestAge:
             "gauge"
         }
     }
@@ -79,6 +83,10 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .vicalNextUpdateMargin: "Seconds until each VICAL in force reaches its nextUpdate (negative: overdue), by source."
         case .vicalRefreshes: "Scheduled VICAL refreshes by source and outcome."
         case .appleEnvelopesOpened: "Apple envelopes opened, by the pkRHash of the merchant key that opened them (an idle key stops counting)."
+        case .webhookAttempts: "Webhook delivery attempts by integrator and outcome (delivered, failed, abandoned, enqueued, outbox_full, outbox_unavailable)."
+        case .webhookDeliveryLatency: "Time from a wallet's answer to its webhook's acknowledged delivery, retries included."
+        case .webhookOutboxPending: "Webhook messages waiting in the outbox (all replicas with the database)."
+        case .webhookOutboxOldestAge: "Age of the oldest webhook message waiting in the outbox; 0 when none waits."
         case .processCPUSeconds: "User and system CPU time spent by the process, in seconds."
         case .processResidentMemory: "Resident memory size of the process, in bytes."
         case .processVirtualMemory: "Virtual memory size of the process, in bytes."

@@ -157,6 +157,21 @@ public final class ServiceMetrics: Sendable {
         counter(.appleEnvelopesOpened, [("pkRHash", pkRHash.hexString)]).increment()
     }
 
+    /// A webhook event, by integrator (a configured endpoint's) and outcome (a fixed set); a delivery also records the
+    /// time from the wallet's answer to the receiver's acknowledgement.
+    public func webhook(integrator: String, outcome: String, latencySeconds: Double? = nil) {
+        counter(.webhookAttempts, [("integrator", integrator), ("outcome", outcome)]).increment()
+        if let latencySeconds {
+            histogram(.webhookDeliveryLatency, []).recordNanoseconds(Int64(latencySeconds * 1_000_000_000))
+        }
+    }
+
+    /// The outbox at a scrape.
+    public func webhookOutbox(pending: Int, oldestAgeSeconds: Double) {
+        gauge(.webhookOutboxPending).set(to: Double(pending))
+        gauge(.webhookOutboxOldestAge).set(to: oldestAgeSeconds)
+    }
+
     /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
     public func vicalRefresh(source: String, outcome: String) {
         counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()

@@ -39,6 +39,14 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// A value this writer (or another strict writer) already serialized, copied as is: for embedding a document
+    /// whose bytes must stay exactly those another route answers.
+    public mutating func serialized(_ json: some Collection<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     public mutating func string(_ value: String) {
         separate()
         Self.appendQuoted(value, into: &bytes)

@@ -1,3 +1,5 @@
+import Webhooks
+import DigitalCredentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -183,6 +185,90 @@ extension ConfigurationLoader.Values {
             throw ConfigurationError(key: "demo", "needs the web section (the page's origin must be in web.allowedOrigins)")
         }
         return ServiceConfiguration.Demo(integrator: name)
+    }
+
+    /// `presentations`: the protocols one multi-protocol request offers, in order, and its sessions' lifetime.
+    func presentations() throws(ConfigurationError) -> ServiceConfiguration.Presentations {
+        var presentations = ServiceConfiguration.Presentations()
+        if let names = try stringList("presentations", "protocols") {
+            var protocols: [DigitalCredentialProtocol] = []
+            for (index, name) in names.enumerated() {
+                guard let offer = DigitalCredentialProtocol(rawValue: name), !protocols.contains(offer) else {
+                    throw ConfigurationError(key: "presentations.protocols[\(index)]", "\"\(name)\" is not one of "
+                        + DigitalCredentialProtocol.allCases.map(\.rawValue).joined(separator: ", ") + ", or is listed twice")
+                }
+                protocols.append(offer)
+            }
+            guard !protocols.isEmpty else {
+                throw ConfigurationError(key: "presentations.protocols", "lists no protocol; omit it for the default order")
+            }
+            presentations.protocols = protocols
+        }
+        presentations.sessionTTLSeconds = try int("presentations", "sessionTTLSeconds", default: 300, range: 30...3600)
+        return presentations
+    }
+
+    /// `webhooks`: where each integrator's results are pushed (the operator's configuration only), the signing secrets
+    /// (files), the outbox and the retry policy.
+    func webhooks(integrators: ServiceConfiguration.Integrators, store: ServiceConfiguration.Store,
+                  allowed: [AllowedDestination]) throws(ConfigurationError) -> ServiceConfiguration.Webhooks? {
+        guard sectionPresent("webhooks") else { return nil }
+        var webhooks = ServiceConfiguration.Webhooks()
+        let key = "webhooks.endpoints"
+        let items = try ConfigurationLoader.array(raw("webhooks", "endpoints"), key: key, of: #"{"integrator", "url", "secretFile"}"#)
+        guard !items.isEmpty else { throw ConfigurationError(key: key, "lists no endpoint; omit the webhooks section instead") }
+        for (index, item) in items.enumerated() {
+            let itemKey = "\(key)[\(index)]"
+            guard case .object(let members) = item else { throw ConfigurationError(key: itemKey, "must be an object") }
+            if let unknown = Set(members.keys).subtracting(["integrator", "url", "secretFile"]).sorted().first {
+                throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected integrator, url, secretFile)")
+            }
+            guard case .string(let name)? = members["integrator"], integrators.tokens[name] != nil || (name == ServiceConfiguration.Integrators.anonymous && !integrators.requireToken) else {
+                throw ConfigurationError(key: "\(itemKey).integrator", "must name an integrator in integrators.tokens")
+            }
+            guard !webhooks.endpoints.contains(where: { $0.integrator == name }) else {
+                throw ConfigurationError(key: "\(itemKey).integrator", "\"\(name)\" has an endpoint already (one per integrator)")
+            }
+            guard case .string(let url)? = members["url"], let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+                  let host = parsed.host, !host.isEmpty, parsed.user == nil, parsed.fragment == nil,
+                  scheme == "https" || scheme == "http"
+            else {
+                throw ConfigurationError(key: "\(itemKey).url", "must be an https URL with a host (no user information or fragment)")
+            }
+            if scheme == "http" {
+                guard allowed.contains(where: { $0.names(urlHost: host, port: parsed.port ?? 80) }) else {
+                    throw ConfigurationError(key: "\(itemKey).url", "http is only for a destination listed in outbound.allowedDestinations; use https")
+                }
+            }
+            guard case .string(let secretPath)? = members["secretFile"] else {
+                throw ConfigurationError(key: "\(itemKey).secretFile", "must name the file holding the whsec_ secret")
+            }
+            let text = try ConfiguredFile.text(path(secretPath), key: "\(itemKey).secretFile")
+            guard let secret = WebhookSecret(text) else {
+                throw ConfigurationError(key: "\(itemKey).secretFile",
+                                         "must hold one Standard Webhooks secret: whsec_ and the base64 of 24 to 64 random bytes")
+            }
+            webhooks.endpoints.append(WebhookEndpoint(integrator: name, url: url, secret: secret))
+        }
+        if let directory = try string("webhooks", "outboxDirectory") {
+            webhooks.outboxDirectory = path(directory)
+        } else if case .memory = store {
+            throw ConfigurationError(key: "webhooks.outboxDirectory",
+                                     "is required with the memory store: deliveries wait there, on disk, across restarts")
+        }
+        webhooks.retry = WebhookRetryPolicy(
+            baseDelay: Double(try int("webhooks", "retryBaseMilliseconds", default: 1000, range: 10...600_000)) / 1000,
+            maximumDelay: Double(try int("webhooks", "retryMaxSeconds", default: 600, range: 1...86_400)),
+            maximumAttempts: try int("webhooks", "maxAttempts", default: 15, range: 1...100),
+            maximumAge: Double(try int("webhooks", "maxAgeSeconds", default: 86_400, range: 60...(7 * 86_400))))
+        webhooks.leaseSeconds = try int("webhooks", "leaseSeconds", default: 30, range: 1...3600)
+        webhooks.pollMilliseconds = try int("webhooks", "pollMilliseconds", default: 1000, range: 50...60_000)
+        webhooks.maxPending = try int("webhooks", "maxPending", default: 10_000, range: 1...1_000_000)
+        webhooks.timeoutSeconds = try int("webhooks", "timeoutSeconds", default: 10, range: 1...120)
+        guard webhooks.timeoutSeconds < webhooks.leaseSeconds else {
+            throw ConfigurationError(key: "webhooks.leaseSeconds", "must be longer than webhooks.timeoutSeconds (an attempt ends within its lease)")
+        }
+        return webhooks
     }
 
     func web() throws(ConfigurationError) -> ServiceConfiguration.Web? {

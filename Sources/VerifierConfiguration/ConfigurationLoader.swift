@@ -47,6 +47,9 @@ public enum ConfigurationLoader {
         "sdJwtVc": ["issuerDirectory", "seedDirectory", "keyBindingMaxAgeSeconds", "metadataIssuers", "metadataCacheSeconds"],
         "logging": ["level"],
         "demo": ["enabled", "integrator"],
+        "presentations": ["protocols", "sessionTTLSeconds"],
+        "webhooks": ["endpoints", "outboxDirectory", "maxAttempts", "maxAgeSeconds", "retryBaseMilliseconds",
+                     "retryMaxSeconds", "leaseSeconds", "pollMilliseconds", "maxPending", "timeoutSeconds"],
     ]
 
     /// The environment variable for a key.
@@ -525,6 +528,9 @@ public enum ConfigurationLoader {
                     metadataCacheSeconds: try int("sdJwtVc", "metadataCacheSeconds", default: 300, range: 10...86_400))
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
+            configuration.presentations = try presentations()
+            configuration.webhooks = try webhooks(integrators: configuration.integrators, store: configuration.store,
+                                                  allowed: configuration.outbound.allowedDestinations)
             if let level = try string("logging", "level") {
                 configuration.logging.level = try ServiceConfiguration.Logging.level(named: level, key: "logging.level")
             }

@@ -1,3 +1,5 @@
+import Webhooks
+import DigitalCredentials
 import Foundation
 import SDJWTVC
 import Logging
@@ -228,6 +230,36 @@ public struct ServiceConfiguration: Sendable {
         public var integrator: String
     }
 
+    /// `presentations`: one request offered over every protocol a page's browser may speak (`POST
+    /// /v1/presentations/requests`); available whenever `web` or `oid4vp` is configured.
+    public struct Presentations: Sendable {
+        /// The protocols offered, in this order, each when its section, the origin and the request allow it.
+        public var protocols: [DigitalCredentialProtocol] = DigitalCredentialProtocol.defaultPreference
+        /// How long a presentation session stays usable.
+        public var sessionTTLSeconds = 300
+
+        public init() {}
+    }
+
+    /// `webhooks`: results pushed to integrators' endpoints (Standard Webhooks), at least once, from an outbox.
+    public struct Webhooks: Sendable {
+        /// One endpoint per integrator that has one.
+        public var endpoints: [WebhookEndpoint] = []
+        /// The memory store's outbox (a directory; required there). The PostgreSQL store keeps it in the database.
+        public var outboxDirectory: URL?
+        public var retry = WebhookRetryPolicy()
+        /// How long one replica holds a message it is delivering before another may take it.
+        public var leaseSeconds = 30
+        /// How often the outbox is looked at for retries and messages another replica left behind.
+        public var pollMilliseconds = 1000
+        /// Messages that may wait at once; past it, a result is kept for polling only (and counted).
+        public var maxPending = 10_000
+        /// One attempt's deadline.
+        public var timeoutSeconds = 10
+
+        public init() {}
+    }
+
     /// `logging`: which log lines are written.
     public struct Logging: Sendable {
         /// Lines below this level are not written (service events and, above `info`, the access lines).
@@ -295,6 +327,8 @@ public struct ServiceConfiguration: Sendable {
     public var readerTokens: ReaderTokens?
     public var admin = Admin()
     public var integrators = Integrators()
+    public var presentations = Presentations()
+    public var webhooks: Webhooks?
     public var status = Status()
     public var outbound = Outbound()
     public var readerAuth: ReaderAuth?

@@ -50,6 +50,9 @@ public final class VerifierService: Sendable {
     let mdoc: MDocHandler
     let sdJwtVc: SDJWTVCHandler
     let oid4vp: OpenID4VPHandler
+    let presentations: PresentationHandler
+    /// Results pushed to integrators (`webhooks`); its delivery loop is ``runWebhookDeliveries()``.
+    let webhooks: IntegratorWebhooks?
     let readerTokens: ReaderTokenHandler
     /// The demo page's routes, with a `demo` section only.
     let demo: DemoHandler?
@@ -156,11 +159,23 @@ public final class VerifierService: Sendable {
                                      verification: verification, clock: clock)
         mdoc = MDocHandler(verification: verification, clock: clock)
         sdJwtVc = SDJWTVCHandler(verification: verification, clock: clock)
+        if let section = configuration.webhooks {
+            webhooks = try IntegratorWebhooks(section, store: store, fetcher: outboundFetcher, outbound: configuration.outbound,
+                                              metrics: metrics, logger: logger, now: now)
+        } else {
+            webhooks = nil
+        }
         oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: readerAuthKey.map(RequestObjectSigner.init(key:)),
-                                  sessions: sessions, verification: verification, clock: clock)
+                                  sessions: sessions, verification: verification, clock: clock, waiters: ResultWaiters(),
+                                  sharedStore: store.database != nil, webhooks: webhooks)
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
+        presentations = PresentationHandler(presentations: configuration.presentations, web: configuration.web,
+                                            oid4vp: configuration.oid4vp, requestBuilder: requestBuilder,
+                                            signer: readerAuthKey.map(RequestObjectSigner.init(key:)), sessions: sessions,
+                                            verification: verification, clock: clock)
         if let section = configuration.demo, let webConfiguration = configuration.web {
-            demo = DemoHandler(integrator: Integrator(name: section.integrator), web: web, webConfiguration: webConfiguration,
+            demo = DemoHandler(integrator: Integrator(name: section.integrator), presentations: presentations,
+                               webConfiguration: webConfiguration,
                                tls: configuration.server.tls != nil)
         } else {
             demo = nil
@@ -176,6 +191,11 @@ public final class VerifierService: Sendable {
         health = HealthHandler(trust: store.trust, store: store, appleConfigured: configuration.apple != nil,
                                merchantKeyCount: merchantKeys.count, scheduledSources: configuration.trust.vicalSources.map(\.name),
                                refresher: vicalRefresher, tlsIdentity: tlsIdentity, metrics: metrics, now: now)
+    }
+
+    /// Delivers the outbox's webhooks until cancelled (nothing without a `webhooks` section).
+    public func runWebhookDeliveries() async {
+        await webhooks?.dispatcher.run()
     }
 
     /// Tells the outbound policy the ports this process listens on once they are known (a configured port 0 is
@@ -209,6 +229,8 @@ public final class VerifierService: Sendable {
         routes.add(integrator, .post, "/v1/proximity/sessions/:id/messages", metered: "proximity", proximity.message(_:for:))
         routes.add(integrator, .post, "/v1/mdoc/verify", metered: "mdoc", mdoc.verify(_:for:))
         routes.add(integrator, .post, "/v1/sd-jwt-vc/verify", metered: "sd-jwt-vc", sdJwtVc.verify(_:for:))
+        routes.add(integrator, .post, "/v1/presentations/requests", presentations.createRequest(_:for:))
+        routes.add(integrator, .post, "/v1/presentations/verify", metered: "presentations", presentations.verify(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/requests", oid4vp.createRequest(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/verify", metered: "oid4vp", oid4vp.verify(_:for:))
         // The two GETs that take a one-time record: HEAD is 405 there (it would take the record without answering it).
@@ -250,7 +272,7 @@ public final class VerifierService: Sendable {
             routes.add(.open, .get, "/demo/demo.js", now: DemoHandler.script)
             routes.add(.open, .get, "/demo/demo.css", now: DemoHandler.style)
             routes.add(page, .post, "/demo/requests", demo.createRequest(_:for:))
-            routes.add(page, .post, "/demo/verify", metered: "web", demo.verify(_:for:))
+            routes.add(page, .post, "/demo/verify", metered: "presentations", demo.verify(_:for:))
         }
         // Health and metrics answer on the connection's queue, so they stay fast while verifications fill the pool.
         HealthHandler.add(health, to: &routes)

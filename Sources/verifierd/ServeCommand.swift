@@ -84,6 +84,7 @@ struct Serve: AsyncParsableCommand {
         let refresh = Task { await service.vicalRefresher.run() }
         let follow = Task { await service.store.followSharedTrust(logger: logger) }
         let sweep = Task { await Self.sweepSessions(service) }
+        let deliveries = Task { await service.runWebhookDeliveries() }
         var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": .stringConvertible(server.port),
             "trustAnchors": .stringConvertible(service.iacaTrust.snapshot.anchors.count),
@@ -100,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         refresh.cancel()
         follow.cancel()
         sweep.cancel()
+        deliveries.cancel()
         service.store.database?.shutdown()
         // Logged here, not by the signal task: run() returning ends the process, which could beat that task.
         logger.notice("stopped")

@@ -9,7 +9,7 @@
 # the run fails if any answer is not 200. Prints verified/s (summed over the replicas) and the worst p99 for each, and
 # ends with one line per flow, exactly `ratio <web|apple> verified <r> p99 <q>` (r: PostgreSQL's verified/s over the
 # memory store's; q: PostgreSQL's p99 over the memory store's). Release build; needs wrk and PostgreSQL.
-# Usage: scripts/bench/bench-replicas.sh [bodies per endpoint, default 14000: under the per-kind session cap, and enough for 2 s at 6,000 verified/s] [duration, default 2s] [connections per replica, default 8]
+# Usage: scripts/bench/bench-replicas.sh [bodies per endpoint, default 14000: under the per-kind session cap (web.maxSessions 113,000 over the demo's 8 kinds: 14,125), and enough for 2 s at 6,000 verified/s] [duration, default 2s] [connections per replica, default 8]
 # (BENCH_POOL_SIZE: store.poolSize of each replica; unset, the service's default, one per core.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -86,7 +86,7 @@ start() {
     local name="$1"; shift
     env VERIFIERD_SERVER_PORT=0 VERIFIERD_TRUST_POLL_SECONDS=0 VERIFIERD_APPLE_REQUIRE_ISSUED_NONCE=true \
         VERIFIERD_TRUST_IACA_DIRECTORY="$WORK/trust-$name" VERIFIERD_WEB_SESSION_TTL_SECONDS=3600 \
-        VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" 2> "$WORK/$name.err" &
+        VERIFIERD_APPLE_NONCE_TTL_SECONDS=3600 VERIFIERD_WEB_MAX_SESSIONS=113000 "$@" "$BIN" serve --config config/verifierd.json > "$WORK/$name.log" 2> "$WORK/$name.err" &
     PIDS+=($!)
     wait_for_port "$WORK/$name.log" && return
     echo "verifierd did not start" >&2; cat "$WORK/$name.log" >&2; exit 1

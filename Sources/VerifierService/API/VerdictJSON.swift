@@ -110,9 +110,9 @@ enum VerdictJSON {
 extension HTTPServerResponse {
     /// A verdict as ``report(_:extra:)`` answers a report: 200 verified, 422 not, 400 for the input problems that
     /// leave nothing to verify.
-    static func verdict(_ verdict: OpenID4VPVerdict) throws(ServiceProblem) -> HTTPServerResponse {
-        guard !verdict.documents.isEmpty else { return try .report(verdict.report) }
-        var response = HTTPServerResponse.json(VerdictJSON.bytes(verdict, includeClaims: true),
+    static func verdict(_ verdict: OpenID4VPVerdict, extra: [(String, JSON?)] = []) throws(ServiceProblem) -> HTTPServerResponse {
+        guard !verdict.documents.isEmpty else { return try .report(verdict.report, extra: extra) }
+        var response = HTTPServerResponse.json(VerdictJSON.bytes(verdict, includeClaims: true, extra: extra),
                                                status: verdict.verified ? .ok : .unprocessableContent)
         response.logAnnotations = ["outcome": verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")]
         return response

@@ -1,6 +1,8 @@
 "use strict";
-// The demo page: one button, three steps. verifierd makes the request (POST /demo/requests), the browser and a
-// wallet answer it (navigator.credentials.get), verifierd verifies the answer (POST /demo/verify).
+// The demo page: one button, three steps, exactly the integration guide's browser side (docs/api/presentations.md).
+// The page's backend (here verifierd's /demo routes) makes one request for every protocol (POST /demo/requests), the
+// browser and whichever wallet answers it (navigator.credentials.get, with verifierd's "digital" object unchanged),
+// the backend verifies the DigitalCredential as received (POST /demo/verify).
 (() => {
   const $ = (id) => document.getElementById(id);
   const button = $("request");
@@ -97,17 +99,19 @@
       say("waiting", "Waiting for your wallet: follow the browser's prompt.");
       let credential;
       try {
-        credential = await navigator.credentials.get({mediation: "required", digital: {requests: [made.json.request]}});
+        credential = await navigator.credentials.get({mediation: "required", digital: made.json.digital});
       } catch (error) {
         // NotAllowedError: declined, dismissed or not allowed here; AbortError: cancelled.
         say("cancelled", `No credential was shared (${error.name}: ${error.message})`);
         return;
       }
-      if (!credential || !credential.data || typeof credential.data.response !== "string") {
-        throw new Error(`the browser returned no org-iso-mdoc answer (protocol ${credential && credential.protocol})`);
+      if (!credential || typeof credential.protocol !== "string" || !credential.data) {
+        throw new Error("the browser returned no credential");
       }
-      say("verifying", "Verifying the answer\u2026");
-      const verified = await post("/demo/verify", {sessionId: made.json.sessionId, response: credential.data.response});
+      say("verifying", `Verifying the answer (${credential.protocol})\u2026`);
+      const verified = await post("/demo/verify", {
+        sessionId: made.json.sessionId, credential: {protocol: credential.protocol, data: credential.data},
+      });
       if (verified.status !== 200 && verified.status !== 422) throw problem("verifierd could not verify", verified);
       showReport(verified);
     } catch (error) {

@@ -1,10 +1,12 @@
+import DigitalCredentials
 import OpenID4VP
 import Proximity
 import SessionStore
 import WebPresentment
 
 /// How the session capacity (`web.maxSessions` sessions, `web.maxSessionBytes` bytes) is shared: each kind of
-/// one-time record the configuration enables (web sessions, proximity sessions, issued Apple nonces) gets an equal
+/// one-time record the configuration enables (web sessions, multi-protocol presentations, proximity sessions,
+/// OpenID4VP's records, issued Apple nonces) gets an equal
 /// part, and each integrator a share of its kind's part (`integrators.maxSessionsPerIntegrator`, by default the part
 /// divided among the integrators), in count and in bytes. So nonces cannot crowd out web sessions, and one integrator
 /// cannot crowd out another, however large its requests.
@@ -23,6 +25,7 @@ struct SessionAdmission: Sendable {
             // Cross-device requests keep three records (session, request object, result): each kind has its part.
             kinds += [.oid4vpDigitalCredentialsAPI, .oid4vpCrossDevice, .oid4vpRequestObject, .oid4vpResult]
         }
+        if configuration.web != nil || configuration.oid4vp != nil { kinds.append(PresentationSession.kind) }
         if configuration.apple?.requireIssuedNonce == true { kinds.append(AppleNonces.kind) }
         let maximum = configuration.web?.maxSessions ?? ServiceConfiguration.Web.defaultMaxSessions
         let perKind = max(1, maximum / max(1, kinds.count))

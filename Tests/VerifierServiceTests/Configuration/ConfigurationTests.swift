@@ -165,6 +165,43 @@ struct ConfigurationTests {
         #expect(loaded.oid4vp?.publicBaseURL == "https://v.example")
     }
 
+    /// `webhooks`: an endpoint per configured integrator, https (http only when allowlisted), a `whsec_` secret from
+    /// a file, an outbox directory with the memory store, a timeout shorter than the lease.
+    @Test func webhooks() throws {
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n"
+        let files = ["hook.whsec": secret, "weak.whsec": "whsec_" + Data(count: 8).base64EncodedString(), "plain.txt": "not a secret"]
+        func config(_ endpoints: String, extra: String = #", "outboxDirectory": "outbox""#, outbound: String = "") -> String {
+            #"{"trust": {"iacaDirectory": "trust"}, "integrators": {"tokens": {"shop": "shop-token-0123456789abcdef"}}\#(outbound), "webhooks": {"endpoints": \#(endpoints)\#(extra)}}"#
+        }
+        let good = #"[{"integrator": "shop", "url": "https://shop.example/hooks", "secretFile": "hook.whsec"}]"#
+        let loaded = try ConfigurationLoader.load(file: try write(config(good), files: files), environment: [:])
+        let section = try #require(loaded.webhooks)
+        #expect(section.endpoints.map(\.integrator) == ["shop"] && section.endpoints.first?.url == "https://shop.example/hooks")
+        #expect(section.outboxDirectory?.lastPathComponent == "outbox" && section.leaseSeconds == 30 && section.retry.maximumAttempts == 15)
+        let without = try ConfigurationLoader.load(file: try write(#"{"trust": {"iacaDirectory": "trust"}}"#), environment: [:])
+        #expect(without.webhooks == nil)
+        let refusals: [(String, String, String, String)] = [
+            (#"[{"integrator": "kiosk", "url": "https://k.example", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].integrator"),
+            (#"[{"integrator": "shop", "url": "http://shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].url"),
+            (#"[{"integrator": "shop", "url": "https://u:p@shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].url"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "weak.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secretFile"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "plain.txt"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secretFile"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secret": "x"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secret"),
+            (good + "", "", "", "webhooks.outboxDirectory"),
+            ("[]", #", "outboxDirectory": "o""#, "", "webhooks.endpoints"),
+            (#"[{"integrator": "shop", "url": "https://a.example", "secretFile": "hook.whsec"}, {"integrator": "shop", "url": "https://b.example", "secretFile": "hook.whsec"}]"#,
+             #", "outboxDirectory": "o""#, "", "webhooks.endpoints[1].integrator"),
+            (good, #", "outboxDirectory": "o", "leaseSeconds": 5, "timeoutSeconds": 10"#, "", "webhooks.leaseSeconds"),
+            (good, #", "outboxDirectory": "o", "maxAttempts": 0"#, "", "webhooks.maxAttempts"),
+        ]
+        for (endpoints, extra, outbound, key) in refusals {
+            #expect(try error(config(endpoints, extra: extra, outbound: outbound), files: files)?.key == key, "\(endpoints) \(extra)")
+        }
+        // http to an allowlisted loopback destination is accepted (the tests' receivers).
+        let loopback = #"[{"integrator": "shop", "url": "http://127.0.0.1:18700/h", "secretFile": "hook.whsec"}]"#
+        #expect(try error(config(loopback, outbound: #", "outbound": {"allowedDestinations": ["127.0.0.1:18700"]}"#), files: files) == nil)
+    }
+
     /// `sdJwtVc.metadataIssuers`: exact https issuers listed once (http only to an allowlisted destination), each
     /// optionally scoped by `vcts`; the same JSON array in the environment.
     @Test func sdJwtVcMetadataIssuers() throws {

@@ -27,6 +27,8 @@ struct MetricsExpositionTests {
         metrics.vicalInForce(source: "aamva", ageSeconds: 3_600, nextUpdateMarginSeconds: 7_200)
         metrics.vicalRefresh(source: "aamva", outcome: "imported")
         metrics.appleEnvelopeOpened(pkRHash: [UInt8](repeating: 0xab, count: 32))
+        metrics.webhook(integrator: "shop", outcome: "delivered", latencySeconds: 0.8)
+        metrics.webhookOutbox(pending: 1, oldestAgeSeconds: 2)
         return metrics
     }
 

@@ -92,8 +92,9 @@ struct IntegratorTests {
         await harness.stop()
     }
 
-    /// 40 sessions for 3 kinds are 13 per kind, 6 per integrator and kind: the nonce flood of the review stops at
-    /// its share, and neither the other integrator nor the other kinds notice.
+    /// 40 sessions for 4 kinds (web, multi-protocol presentations, proximity, nonces) are 10 per kind, 5 per
+    /// integrator and kind: the nonce flood of the review stops at its share, and neither the other integrator nor
+    /// the other kinds notice.
     @Test func oneIntegratorCannotStarveAnotherOrOneKindTheOthers() async throws {
         let harness = try Self.harness(maxSessions: 40)
         defer { Task { await harness.stop() } }
@@ -104,8 +105,8 @@ struct IntegratorTests {
             statuses.append(reply.status)
             if reply.status != 201 && refusal == nil { refusal = reply }
         }
-        #expect(statuses.filter { $0 == 201 }.count == 6, "\(statuses)")
-        #expect(statuses.filter { $0 == 429 }.count == 34)
+        #expect(statuses.filter { $0 == 201 }.count == 5, "\(statuses)")
+        #expect(statuses.filter { $0 == 429 }.count == 35)
         let refused = try #require(refusal)
         #expect(refused.json["code"] as? String == "INTEGRATOR_QUOTA_EXCEEDED")
         #expect(refused.headers["retry-after"] == "5")
@@ -121,17 +122,17 @@ struct IntegratorTests {
     }
 
     @Test func aKindFullForEveryoneIs503AndAPerIntegratorLimitCanBeSet() async throws {
-        // One integrator may hold up to the kind's whole part (13 of 40); the kind is then full for the other too.
+        // One integrator may hold up to the kind's whole part (10 of 40); the kind is then full for the other too.
         let harness = try Self.harness(maxSessions: 40, integrators: [
             "tokens": ["shop": Self.shopToken, "kiosk": Self.kioskToken], "maxSessionsPerIntegrator": 100,
         ])
         defer { Task { await harness.stop() } }
         var created = 0
-        for _ in 0..<13 {
+        for _ in 0..<10 {
             let reply = try await harness.request("POST", "/v1/apple/nonces", body: Data("{}".utf8), headers: Self.bearer(Self.shopToken))
             if reply.status == 201 { created += 1 }
         }
-        #expect(created == 13)
+        #expect(created == 10)
         let full = try await harness.request("POST", "/v1/apple/nonces", body: Data("{}".utf8), headers: Self.bearer(Self.kioskToken))
         #expect(full.status == 503 && full.json["code"] as? String == "SESSION_STORE_FULL", "\(full.text)")
         #expect(full.headers["retry-after"] != nil)

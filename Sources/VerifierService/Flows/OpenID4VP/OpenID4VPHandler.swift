@@ -20,11 +20,17 @@ struct OpenID4VPHandler: Sendable {
     let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
+    /// Long polls on the result route, woken by this process's wallet posts.
+    let waiters: ResultWaiters
+    /// Whether the store is shared with other replicas (a waiting poll then re-reads it).
+    let sharedStore: Bool
+    /// Results pushed to the integrators that configured an endpoint.
+    let webhooks: IntegratorWebhooks?
 
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
-        let requested = try Self.query(body)
+        let requested = try Self.query(documents: body.documents, dcql: body.dcql_query)
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
@@ -39,9 +45,9 @@ struct OpenID4VPHandler: Sendable {
     }
 
     /// The DCQL query: the caller's own (`dcql_query`, checked), or one made from `documents` (or the default).
-    static func query(_ body: OpenID4VPRequestBody) throws(ServiceProblem) -> DCQLQuery {
-        guard let raw = body.dcql_query else { return DCQLQuery(try RequestedDocument.items(body.documents)) }
-        guard body.documents == nil else { throw ServiceProblem.invalidRequest("give \"documents\" or \"dcql_query\", not both") }
+    static func query(documents: [RequestedDocument]?, dcql: RawJSON?) throws(ServiceProblem) -> DCQLQuery {
+        guard let raw = dcql else { return DCQLQuery(try RequestedDocument.items(documents)) }
+        guard documents == nil else { throw ServiceProblem.invalidRequest("give \"documents\" or \"dcql_query\", not both") }
         let query: DCQLQuery
         do {
             query = try DCQLQuery(parsing: raw, maximumCredentials: RequestLimits.maximumDocuments,
@@ -198,6 +204,11 @@ struct OpenID4VPHandler: Sendable {
         let responseCode = session.redirectURI == nil ? nil : SessionIdentifier.make()
         let result = CrossDeviceResult(verified: verdict.verified, responseCode: responseCode,
                                        report: VerdictJSON.bytes(verdict, includeClaims: true))
+        // Pushed first, durably, before the wallet is answered: a delivery survives this process (at least once).
+        if let webhooks, webhooks.delivers(to: record.owner), let sessionId = session.callerSessionId {
+            await webhooks.enqueue(sessionId: sessionId, integrator: record.owner, verified: verdict.verified,
+                                   report: result.report, responseCode: responseCode)
+        }
         // Into the room reserved with the session: no quota or maximum can refuse it, and the wallet never sees one.
         // Refused only when the reservation outlived its expiry (the answer took longer than the margin): the poll
         // then ends 410.
@@ -205,6 +216,7 @@ struct OpenID4VPHandler: Sendable {
                                                                payload: SecretBytes(result.encoded)) {
             throw SessionGate.storeUnavailable(reason)
         }
+        waiters.filled(CrossDeviceIdentifiers.resultId(responseId: id))
         // `redirect_uri` (8.2): where the wallet sends the user next, when the caller gave one.
         var response = HTTPServerResponse.json(JSON.object([
             ("redirect_uri", session.redirectURI.map { JSON.string("\($0)#response_code=\(responseCode ?? "")") }),
@@ -214,12 +226,40 @@ struct OpenID4VPHandler: Sendable {
         return response
     }
 
-    /// `GET /v1/oid4vp/sessions/{id}/result`: 202 while the wallet has not answered, then the report once, then 409.
+    /// `GET /v1/oid4vp/sessions/{id}/result[?wait=N]`: 202 while the wallet has not answered, then the report once,
+    /// then 409. With `wait` (seconds, at most ``ResultWaiters/maximumWaitSeconds``) a pending poll is held until the
+    /// wallet's answer is stored (answered at once when it reaches this process; a replica on a shared store also
+    /// re-reads it every ``ResultWaiters/sharedStoreInterval``) or the wait ends, then answers as without it.
     func result(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         _ = try configured(oid4vp, "oid4vp")
         let id = request.pathParameters["id"] ?? ""
+        var wait = 0
+        if let text = request.query("wait") {
+            guard let seconds = Int(text), (0...ResultWaiters.maximumWaitSeconds).contains(seconds), text.utf8.count <= 2 else {
+                throw ServiceProblem.invalidRequest("wait is a whole number of seconds from 0 to \(ResultWaiters.maximumWaitSeconds)")
+            }
+            wait = seconds
+        }
+        guard SessionIdentifier.isWellFormed(id) else { throw ServiceProblem.sessionNotFound() }
+        let resultId = CrossDeviceIdentifiers.resultId(responseId: CrossDeviceIdentifiers.responseId(sessionId: id))
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while true {
+            if let answer = try await resultOnce(request, sessionId: id, for: integrator) { return answer }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            let slice = sharedStore ? min(left, ResultWaiters.sharedStoreInterval) : left
+            guard await waiters.wait(for: resultId, timeout: slice) else { break }
+        }
+        var response = HTTPServerResponse.json(JSON.object([("status", .string("pending"))]), status: .accepted)
+        response.head.headerFields[.retryAfter] = "1"
+        return response
+    }
+
+    /// One read of the result: the answer to give, or nil while it is pending.
+    private func resultOnce(_ request: HTTPServerRequest, sessionId id: String, for integrator: Integrator)
+        async throws(ServiceProblem) -> HTTPServerResponse?
+    {
         let notFound = ServiceProblem.sessionNotFound()
-        guard SessionIdentifier.isWellFormed(id) else { throw notFound }
         let responseId = CrossDeviceIdentifiers.responseId(sessionId: id)
         switch await sessions.takeFilled(CrossDeviceIdentifiers.resultId(responseId: responseId), kind: .oid4vpResult, owner: integrator) {
         case .taken(let record):
@@ -249,9 +289,7 @@ struct OpenID4VPHandler: Sendable {
         // expired unanswered ends the poll.
         switch await sessions.presence(responseId, kind: .oid4vpCrossDevice, owner: integrator) {
         case .open, .alreadyUsed:
-            var response = HTTPServerResponse.json(JSON.object([("status", .string("pending"))]), status: .accepted)
-            response.head.headerFields[.retryAfter] = "1"
-            return response
+            return nil
         case .expired, .notFound:
             throw ServiceProblem.sessionExpired("this session expired before the wallet answered")
         case .unavailable(let reason):

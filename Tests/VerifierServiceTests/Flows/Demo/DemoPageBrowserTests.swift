@@ -5,12 +5,14 @@ import TestSupport
 import VerifierService
 
 /// The demo page in headless Chromium (Debian's chromium and chromium-driver, installed by .ci/run), driven by
-/// `scripts/browser/demo-page-check.py`: the button gets a request from verifierd and hands exactly that request to the
-/// browser's own `navigator.credentials.get`, whose prompt is then up (headless Chromium has no wallet, so it stays
-/// pending); the TEST-ONLY wallet's answer, posted back by the page, shows as verified claims.
+/// `scripts/browser/demo-page-check.py`: the button gets a request from verifierd (OpenID4VP and Annex C, the harness
+/// allows the page's origin for both) and hands verifierd's `digital` object unchanged to the browser's own
+/// `navigator.credentials.get`, whose prompt is then up (headless Chromium has no wallet, so it stays pending); the
+/// answer of either TEST-ONLY wallet (Annex C, OpenID4VP), posted back by the page, shows as verified claims.
 @Suite(.serialized)
 struct DemoPageBrowserTests {
-    static let steps = ["page", "prompt", "request", "screenshot", "answer", "tampered", "unsupported", "browser-log"]
+    static let steps = ["page", "prompt", "request", "screenshot", "answer", "answer-openid4vp", "tampered", "unsupported",
+                        "browser-log"]
 
     /// Width and height from a PNG's IHDR chunk.
     static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
@@ -44,12 +46,14 @@ struct DemoPageBrowserTests {
         // The page got as far as the browser's prompt with verifierd's request, and that session is still open.
         let prompt = try #require(results["prompt"])
         #expect(prompt["called_with_exact_request"] as? Bool == true && prompt["settled"] is NSNull)
+        #expect(prompt["protocols"] as? [String] == ["openid4vp-v1-signed", "org-iso-mdoc"], "both offered: \(prompt)")
         let id = try #require(prompt["session_id"] as? String)
-        #expect(await harness.service.sessionStore.presence(id: id, kind: "web", owner: "demo",
+        #expect(await harness.service.sessionStore.presence(id: id, kind: "dc-presentation", owner: "demo",
                                                             now: TestClock.date("2030-01-01T00:00:00Z")) == .open)
         // The screenshots: PNGs of the viewport, not blank.
-        for (step, file) in [("screenshot", "demo-prompt.png"), ("answer", "demo-verified.png")] {
-            let facts = (step == "answer" ? results[step]?["screenshot"] as? [String: Any] : results[step]) ?? [:]
+        for (step, file) in [("screenshot", "demo-prompt.png"), ("answer", "demo-verified.png"),
+                             ("answer-openid4vp", "demo-verified-openid4vp.png")] {
+            let facts = (step == "screenshot" ? results[step] : results[step]?["screenshot"] as? [String: Any]) ?? [:]
             let data = try Data(contentsOf: shots.appendingPathComponent(file))
             let size = try #require(Self.pngSize(data), "\(file) is not a PNG")
             #expect([size.width, size.height] == facts["viewport"] as? [Int], "\(file): \(size) vs \(facts)")

@@ -5,14 +5,16 @@ import TestSupport
 @testable import VerifierConfiguration
 @testable import VerifierService
 
-/// The demo page (`demo` section): `GET /demo` and its files, and the two open routes that run the web flow as the
-/// configured integrator for the page's own origin. Without the section none of them exists.
+/// The demo page (`demo` section): `GET /demo` and its files, and the two open routes that run the presentation flow
+/// (`/v1/presentations/...`: one request over every protocol allowed, one answer in any of them) as the configured
+/// integrator for the page's own origin. Without the section none of them exists.
 @Suite(.serialized)
 struct DemoPageTests {
     static let demoToken = "demo-integrator-token-for-tests"
 
-    /// A service with the web flow, reader authentication and (unless `demo` is nil) the demo section, listening on a
-    /// port chosen first so that its own origin, `http://127.0.0.1:<port>`, can be among `origins`.
+    /// A service with the web and OpenID4VP flows, reader authentication and (unless `demo` is nil) the demo section,
+    /// listening on a port chosen first so that its own origin, `http://127.0.0.1:<port>`, can be among `origins`.
+    /// `origins` are both `web.allowedOrigins` and `oid4vp.allowedOrigins`, so the page is offered both protocols.
     static func harness(origins: ((Int) -> [String])? = nil, demo: [String: Any]? = ["integrator": "demo"]) throws -> ServiceHarness {
         var failure: (any Error)?
         for _ in 0..<3 {  // another process may take the chosen port before the service binds it
@@ -23,7 +25,9 @@ struct DemoPageTests {
                     config["server"] = ["host": "127.0.0.1", "port": port]
                     config["integrators"] = ["tokens": [ServiceHarness.integratorName: ServiceHarness.integratorToken,
                                                         "demo": demoToken]]
-                    config["web"] = ["allowedOrigins": origins?(port) ?? ["http://127.0.0.1:\(port)", "https://shop.example"]]
+                    let allowed = origins?(port) ?? ["http://127.0.0.1:\(port)", "https://shop.example"]
+                    config["web"] = ["allowedOrigins": allowed]
+                    config["oid4vp"] = ["allowedOrigins": allowed]
                     if let demo { config["demo"] = demo }
                 }
             } catch {
@@ -76,6 +80,7 @@ struct DemoPageTests {
                                                 environment: [:])
         #expect(demo.demo?.integrator == "demo")
         #expect(demo.web?.allowedOrigins.map(\.text).contains("http://localhost:8080") == true)
+        #expect(demo.oid4vp?.allowedOrigins.contains("http://localhost:8080") == true, "its page is offered OpenID4VP too")
     }
 
     @Test func thePageIsServedWithAStrictPolicyAndHoldsNoSecret() async throws {
@@ -97,7 +102,9 @@ struct DemoPageTests {
         #expect(page.contains("Request a mobile driving licence"))
         let everything = page + EmbeddedAssets.demoScript
         #expect(!everything.contains(Self.demoToken) && !everything.contains("Authorization"), "the page holds no token")
-        #expect(EmbeddedAssets.demoScript.contains("digital: {requests: [made.json.request]}"))
+        // verifierd's "digital" object goes to the browser unchanged, and the DigitalCredential comes back as received.
+        #expect(EmbeddedAssets.demoScript.contains("digital: made.json.digital"))
+        #expect(EmbeddedAssets.demoScript.contains("credential: {protocol: credential.protocol, data: credential.data}"))
         #expect(harness.service.startupWarnings().contains { $0.hasPrefix("the demo page is on") && $0.contains("integrator demo") })
         // Every demo route is in the OpenAPI document.
         let document = try JSONSerialization.jsonObject(with: Data(EmbeddedAssets.openAPIDocument.utf8)) as? [String: Any]
@@ -119,7 +126,12 @@ struct DemoPageTests {
             let made = try await harness.request("POST", "/demo/requests", body: Data("{}".utf8),
                                                  headers: origin.map { ["Origin": $0] } ?? [:], anonymous: true)
             #expect(made.status == 201, "\(made.text)")
-            #expect((made.json["request"] as? [String: Any])?["protocol"] as? String == "org-iso-mdoc")
+            // Both protocols, in the default order, each for this origin.
+            let requests = (made.json["digital"] as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+            #expect(requests.map { $0["protocol"] as? String } == ["openid4vp-v1-signed", "org-iso-mdoc"], "\(made.text)")
+            #expect(made.json["protocols"] as? [String] == ["openid4vp-v1-signed", "org-iso-mdoc"], "\(made.text)")
+            let signed = try #require((requests.first?["data"] as? [String: Any])?["request"] as? String)
+            #expect(try OpenID4VPFlowTests.payload(ofJWS: signed)["expected_origins"] as? [String] == [own])
         }
         #expect(try await harness.request("POST", "/demo/requests", anonymous: true).status == 201, "an empty body is {}")
         // Another origin, even an allowed one, is not this page's: the Origin must name the Host the request came to.
@@ -136,18 +148,33 @@ struct DemoPageTests {
         // The session is the demo integrator's: another integrator cannot use it, /demo/verify can, once.
         let made = try await harness.request("POST", "/demo/requests", body: Data("{}".utf8), anonymous: true)
         let id = try #require(made.json["sessionId"] as? String)
-        #expect(await harness.service.sessionStore.presence(id: id, kind: "web", owner: "demo", now: TestClock.date("2030-01-01T00:00:00Z"))
-                == .open)
-        let other = try await harness.post("/v1/web/verify", json: ["sessionId": id, "response": "AAAA"])
+        #expect(await harness.service.sessionStore.presence(id: id, kind: "dc-presentation", owner: "demo",
+                                                            now: TestClock.date("2030-01-01T00:00:00Z")) == .open)
+        let credential: [String: Any] = ["protocol": "org-iso-mdoc", "data": ["response": "AAAA"]]
+        let other = try await harness.post("/v1/presentations/verify", json: ["sessionId": id, "credential": credential])
         #expect(other.status == 404 && other.json["code"] as? String == "SESSION_NOT_FOUND", "\(other.text)")
-        let extra = try await harness.request("POST", "/demo/verify", body: try JSONSerialization.data(withJSONObject: [
-            "sessionId": id, "response": "AAAA", "verificationTime": "2030-01-01T00:00:00Z"]), anonymous: true)
+        let withTime: [String: Any] = ["sessionId": id, "credential": credential, "verificationTime": "2030-01-01T00:00:00Z"]
+        let extra = try await harness.request("POST", "/demo/verify", body: try JSONSerialization.data(withJSONObject: withTime),
+                                              anonymous: true)
         #expect(extra.status == 400 && extra.json["code"] as? String == "INVALID_REQUEST", "no clock override: \(extra.text)")
-        let body = try JSONSerialization.data(withJSONObject: ["sessionId": id, "response": "AAAA"])
+        let answer: [String: Any] = ["sessionId": id, "credential": credential]
+        let body = try JSONSerialization.data(withJSONObject: answer)
         let first = try await harness.request("POST", "/demo/verify", body: body, anonymous: true)
         #expect([400, 422].contains(first.status) && first.json["verified"] as? Bool != true, "\(first.text)")
         let second = try await harness.request("POST", "/demo/verify", body: body, anonymous: true)
         #expect(second.status == 409 && second.json["code"] as? String == "SESSION_ALREADY_USED", "\(second.text)")
+        // An answer in a protocol the session did not offer is refused, and uses the session up all the same.
+        let fresh = try await harness.request("POST", "/demo/requests", body: Data("{}".utf8), anonymous: true)
+        let unoffered = try #require(fresh.json["sessionId"] as? String)
+        let unsigned: [String: Any] = ["protocol": "openid4vp-v1-unsigned", "data": ["response": "AAAA"]]
+        let unsignedAnswer: [String: Any] = ["sessionId": unoffered, "credential": unsigned]
+        let refused = try await harness.request("POST", "/demo/verify", body: try JSONSerialization.data(withJSONObject: unsignedAnswer),
+                                                anonymous: true)
+        #expect(refused.status == 400 && refused.json["code"] as? String == "PROTOCOL_NOT_OFFERED", "\(refused.text)")
+        let annexCAnswer: [String: Any] = ["sessionId": unoffered, "credential": credential]
+        let after = try await harness.request("POST", "/demo/verify", body: try JSONSerialization.data(withJSONObject: annexCAnswer),
+                                              anonymous: true)
+        #expect(after.status == 409 && after.json["code"] as? String == "SESSION_ALREADY_USED", "\(after.text)")
         // Logged and counted as the demo integrator.
         let lines = harness.logs.all.filter { $0.contains("\"route\":\"/demo/requests\"") }
         #expect(lines.contains { $0.contains("\"integrator\":\"demo\"") && $0.contains("\"status\":201") })

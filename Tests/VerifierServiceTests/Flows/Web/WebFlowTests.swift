@@ -187,7 +187,8 @@ struct WebFlowTests {
     }
 
     @Test func aFullStoreAnswers503() async throws {
-        let harness = try Self.harness(maxSessions: 2)
+        // Two kinds (web sessions, multi-protocol presentations) share the 4: two each.
+        let harness = try Self.harness(maxSessions: 4)
         defer { Task { await harness.stop() } }
         for _ in 0..<2 {
             #expect(try await harness.post("/v1/web/requests", json: ["origin": "https://shop.example"]).status == 201)
