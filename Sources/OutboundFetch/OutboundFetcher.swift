@@ -53,13 +53,8 @@ public final class OutboundFetcher: Sendable {
             } catch {
                 throw failure(error)
             }
-            let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlTransfer.Answer, FetchError>, Never>) in
-                driver.submit(FetchDriver.Job(transfer: transfer, deadline: deadline, timeout: limits.totalTimeout) {
-                    continuation.resume(returning: $0)
-                })
-            }
             let answer: CurlTransfer.Answer
-            switch outcome {
+            switch await run(transfer, deadline: deadline, limits: limits) {
             case .success(let got): answer = got
             case .failure(let error): throw failure(error)
             }
@@ -96,19 +91,21 @@ public final class OutboundFetcher: Sendable {
         }
         let transfer = try CurlTransfer(url, urlHost: target.host, port: target.port, requestHeaders: headers, limits: limits,
                                         policy: policy, postBody: body)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlTransfer.Answer, FetchError>, Never>) in
+        let answer = try await run(transfer, deadline: deadline, limits: limits).get()
+        func header(_ name: String) -> String? { answer.headers.last { $0.name == name }?.value }
+        return FetchResponse(status: answer.status, body: answer.body, etag: header("etag"), lastModified: header("last-modified"),
+                             contentType: header("content-type"), url: url, redirects: 0)
+    }
+
+    /// One transfer on the driver, until it ends or the deadline passes.
+    private func run(_ transfer: CurlTransfer, deadline: ContinuousClock.Instant, limits: FetchLimits) async
+        -> Result<CurlTransfer.Answer, FetchError>
+    {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<CurlTransfer.Answer, FetchError>, Never>) in
             driver.submit(FetchDriver.Job(transfer: transfer, deadline: deadline, timeout: limits.totalTimeout) {
                 continuation.resume(returning: $0)
             })
         }
-        let answer: CurlTransfer.Answer
-        switch outcome {
-        case .success(let got): answer = got
-        case .failure(let error): throw error
-        }
-        func header(_ name: String) -> String? { answer.headers.last { $0.name == name }?.value }
-        return FetchResponse(status: answer.status, body: answer.body, etag: header("etag"), lastModified: header("last-modified"),
-                             contentType: header("content-type"), url: url, redirects: 0)
     }
 
     struct Target {

@@ -40,6 +40,14 @@ struct OutboundFetcherTests {
                 }
                 return HTTPServerResponse(status: .found, headerFields: fields)
             }
+            router.post("/echo") { request in
+                HTTPServerResponse(status: .accepted, body: Array("\(request.head.headerFields[HTTPField.Name("webhook-id")!] ?? "")|".utf8) + request.body)
+            }
+            router.post("/moved") { _ in
+                var fields = HTTPFields()
+                fields[.location] = "/echo"
+                return HTTPServerResponse(status: .temporaryRedirect, headerFields: fields)
+            }
             router.get("/chain/:n") { request in
                 let n = Int(request.pathParameters["n"] ?? "0") ?? 0
                 var fields = HTTPFields()
@@ -120,6 +128,28 @@ struct OutboundFetcherTests {
         #expect(try await fetcher.get(servers.base + "/chain/3", limits: Self.limits).redirects == 3)
         let tooMany = await Self.refusal(fetcher, servers.base + "/chain/4")
         #expect(tooMany?.reason.contains("more than 3 redirects") == true, "\(String(describing: tooMany))")
+        await servers.stop()
+    }
+
+    /// A POST (the webhook transport) sends its body and headers to the allowlisted destination, returns any status
+    /// as is, never follows a redirect (a body is not sent on), and is refused elsewhere before any connection.
+    @Test func aPostGoesOnlyWhereTheAllowlistSaysAndIsNeverRedirected() async throws {
+        let servers = try Servers()
+        let fetcher = Self.fetcher(servers)
+        let body = Array(#"{"type":"presentation.completed"}"#.utf8)
+        let sent = try await fetcher.post("\(servers.base)/echo", headers: ["webhook-id: msg_1", "Content-Type: application/json"],
+                                          body: body, limits: Self.limits)
+        #expect(sent.status == 202 && sent.body == Array("msg_1|".utf8) + body)
+        let empty = try await fetcher.post("\(servers.base)/echo", body: [], limits: Self.limits)
+        #expect(empty.status == 202 && empty.body == Array("|".utf8))
+        let moved = try await fetcher.post("\(servers.base)/moved", body: body, limits: Self.limits)
+        #expect(moved.status == 307 && moved.redirects == 0)
+        do {
+            _ = try await fetcher.post("http://127.0.0.1:\(servers.admin.port)/v1/admin/iaca", body: body, limits: Self.limits)
+            Issue.record("a POST to a destination not allowlisted went out")
+        } catch {
+            #expect(error.kind == .refused)
+        }
         await servers.stop()
     }
 
