@@ -200,6 +200,17 @@ let package = Package(
         .target(name: "Webhooks", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // Longfellow zero-knowledge proofs (issue 43, under construction): carry-less multiplication for GF(2^128)
+        // (PCLMULQDQ behind a CPU check), the two fields, the verifier's Fiat–Shamir transcript, and circuit files
+        // (zstd through the system's libzstd, LFC1, ids from content). No HTTP.
+        .target(name: "CLongfellowCLMUL", path: "Sources/CLongfellowCLMUL"),
+        .target(name: "LongfellowAlgebra", dependencies: ["CLongfellowCLMUL"], swiftSettings: strict),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
+        .target(name: "Longfellow", dependencies: [
+            "LongfellowAlgebra", "CZstd",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strict),
         // Several replicas on PostgreSQL: versioned migrations, the shared SessionStore (keys sealed at rest), the
         // versioned trust set with change notifications, and what replicas share of status lists and VICAL refreshes.
         // No HTTP of its own.
@@ -270,6 +281,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "CBOR"], swiftSettings: strict),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks"], swiftSettings: strict),
+        .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",
             .product(name: "X509", package: "swift-certificates"),

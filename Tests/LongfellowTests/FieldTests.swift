@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import LongfellowAlgebra
+
+/// Both fields against vectors computed with Python's integers (TestVectors/generator/longfellow_algebra.py), the
+/// two GF(2^128) multiplication paths against each other, and canonical decoding.
+struct FieldTests {
+    struct Vectors: Decodable {
+        struct FpPair: Decodable { let a, b, sum, difference, product, inverseOfA: String }
+        struct GFPair: Decodable { let a, b, product, inverseOfA: String }
+        struct Fp: Decodable { let modulus: String; let pairs: [FpPair]; let notCanonical: [String] }
+        struct GF: Decodable { let pairs: [GFPair]; let subfieldGenerator: String }
+        let fp256: Fp
+        let gf2_128: GF
+    }
+
+    static let vectors: Vectors = {
+        let url = Fixtures.testVectors.appendingPathComponent("longfellow/algebra.json")
+        return try! JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
+    }()
+
+    static func bytes(_ hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            out.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return out
+    }
+
+    @Test func theP256FieldComputesAsPythonsIntegers() throws {
+        for pair in Self.vectors.fp256.pairs {
+            let a = try #require(Fp256(littleEndian: Self.bytes(pair.a)))
+            let b = try #require(Fp256(littleEndian: Self.bytes(pair.b)))
+            #expect((a + b).littleEndianBytes == Self.bytes(pair.sum))
+            #expect((a - b).littleEndianBytes == Self.bytes(pair.difference))
+            #expect((a * b).littleEndianBytes == Self.bytes(pair.product))
+            #expect(a.inverse.littleEndianBytes == Self.bytes(pair.inverseOfA))
+            #expect(a.littleEndianBytes == Self.bytes(pair.a), "a round trip of the wire form")
+            if !a.isZero { #expect(a * a.inverse == .one) }
+        }
+        #expect(Fp256(7) + Fp256(8) == Fp256(15) && Fp256(3) * Fp256(5) == Fp256(15) && -Fp256(1) + Fp256(1) == .zero)
+    }
+
+    @Test func theP256FieldRefusesWhatIsNotCanonical() {
+        for hex in Self.vectors.fp256.notCanonical {
+            #expect(Fp256(littleEndian: Self.bytes(hex)) == nil, "\(hex)")
+        }
+        #expect(Fp256(littleEndian: [UInt8](repeating: 0, count: 31)) == nil)
+        #expect(Fp256(littleEndian: [UInt8](repeating: 0, count: 33)) == nil)
+    }
+
+    @Test func gf2_128ComputesAsPythonsPolynomials() throws {
+        for pair in Self.vectors.gf2_128.pairs {
+            let a = try #require(GF2_128(littleEndian: Self.bytes(pair.a)))
+            let b = try #require(GF2_128(littleEndian: Self.bytes(pair.b)))
+            #expect(GF2_128Multiplier.portable.multiply(a, b).littleEndianBytes == Self.bytes(pair.product), "portable \(pair.a)")
+            if GF2_128Multiplier.hardwareAvailable {
+                #expect(GF2_128Multiplier.hardware.multiply(a, b).littleEndianBytes == Self.bytes(pair.product), "hardware \(pair.a)")
+            }
+            #expect(a.inverse.littleEndianBytes == Self.bytes(pair.inverseOfA))
+            #expect((a + b) + b == a)
+        }
+        #expect(GF2_128(littleEndian: [UInt8](repeating: 0, count: 15)) == nil)
+    }
+
+    /// The portable path is what a CPU without carry-less multiplication runs: it must agree with the hardware path
+    /// everywhere, so both are compared on many random pairs (a seeded generator: the same pairs every run).
+    @Test func bothMultiplicationPathsAgree() {
+        var generator = SeededGenerator(seed: 0x6C66_6D75_6C74)
+        var checked = 0
+        for _ in 0..<20_000 {
+            let a = GF2_128(low: generator.next(), high: generator.next())
+            let b = GF2_128(low: generator.next(), high: generator.next())
+            let portable = GF2_128Multiplier.portable.multiply(a, b)
+            if GF2_128Multiplier.hardwareAvailable {
+                #expect(portable == GF2_128Multiplier.hardware.multiply(a, b))
+            }
+            #expect(portable == GF2_128Multiplier.portable.multiply(b, a))
+            checked += 1
+        }
+        #expect(checked == 20_000)
+    }
+
+    /// The subfield GF(2^16) the Reed–Solomon points and the short wire form live in.
+    @Test func theSubfieldGeneratorHasOrder65535() throws {
+        let generator = try #require(GF2_128(littleEndian: Self.bytes(Self.vectors.gf2_128.subfieldGenerator)))
+        var power = GF2_128.one
+        var order = 0
+        repeat {
+            power *= generator
+            order += 1
+        } while power != .one && order < 70_000
+        #expect(order == 65_535)
+    }
+}
