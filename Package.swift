@@ -120,6 +120,8 @@ let package = Package(
         // A URLSession (libcurl) client for the TLS interoperability tests.
         .executableTarget(name: "https-probe", swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
+        // Longfellow verification time and memory per circuit (scripts/bench/bench-zk.sh).
+        .executableTarget(name: "zk-bench", dependencies: ["Longfellow", "LongfellowAlgebra"], swiftSettings: strict),
         .executableTarget(name: "verifierd-bench", dependencies: [
             "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -10,9 +10,9 @@ int vd_cpu_has_clmul(void) {
 
 /* Three carry-less 64x64 products (Karatsuba), then the reduction by x^128 = x^7 + x^2 + x + 1 in two folds. */
 __attribute__((target("pclmul,sse4.1")))
-void vd_gf128_mul_clmul(const uint64_t a[2], const uint64_t b[2], uint64_t out[2]) {
-    const __m128i x = _mm_set_epi64x((long long)a[1], (long long)a[0]);
-    const __m128i y = _mm_set_epi64x((long long)b[1], (long long)b[0]);
+vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b) {
+    const __m128i x = _mm_set_epi64x((long long)a.high, (long long)a.low);
+    const __m128i y = _mm_set_epi64x((long long)b.high, (long long)b.low);
     const __m128i lo = _mm_clmulepi64_si128(x, y, 0x00);
     const __m128i hi = _mm_clmulepi64_si128(x, y, 0x11);
     const __m128i xs = _mm_xor_si128(x, _mm_srli_si128(x, 8));
@@ -31,16 +31,18 @@ void vd_gf128_mul_clmul(const uint64_t a[2], const uint64_t b[2], uint64_t out[2
     p2 ^= (uint64_t)_mm_extract_epi64(t, 1);
     /* p2 * x^128 = p2 * 0x87 */
     t = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)p2), poly, 0x00);
-    out[0] = p0 ^ (uint64_t)_mm_cvtsi128_si64(t);
-    out[1] = p1 ^ (uint64_t)_mm_extract_epi64(t, 1);
+    vd_gf128 out = { p0 ^ (uint64_t)_mm_cvtsi128_si64(t), p1 ^ (uint64_t)_mm_extract_epi64(t, 1) };
+    return out;
 }
 
 #else
 
 int vd_cpu_has_clmul(void) { return 0; }
 
-void vd_gf128_mul_clmul(const uint64_t a[2], const uint64_t b[2], uint64_t out[2]) {
-    (void)a; (void)b; out[0] = 0; out[1] = 0;
+vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b) {
+    (void)a; (void)b;
+    vd_gf128 zero = { 0, 0 };
+    return zero;
 }
 
 #endif

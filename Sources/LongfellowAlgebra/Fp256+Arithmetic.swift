@@ -75,7 +75,8 @@ extension Fp256 {
     static func montgomeryMultiply(_ a: Limbs, _ b: Limbs) -> Limbs {
         let p = modulus
         var t0: UInt64 = 0, t1: UInt64 = 0, t2: UInt64 = 0, t3: UInt64 = 0, t4: UInt64 = 0
-        for word in [b.0, b.1, b.2, b.3] {
+        @inline(__always)
+        func step(_ word: UInt64) {
             var carry: UInt64
             (carry, t0) = multiplyAdd(t0, a.0, word, 0)
             (carry, t1) = multiplyAdd(t1, a.1, word, carry)
@@ -93,6 +94,10 @@ extension Fp256 {
             t3 = sum
             t4 = t5 &+ (overflow ? 1 : 0)
         }
+        step(b.0)
+        step(b.1)
+        step(b.2)
+        step(b.3)
         let result = (t0, t1, t2, t3)
         if t4 != 0 || !lessThanModulus(result) { return subtract(result, p).difference }
         return result

