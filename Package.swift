@@ -209,7 +209,7 @@ let package = Package(
         .target(name: "LongfellowAlgebra", dependencies: ["CLongfellowCLMUL"], swiftSettings: strict),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "Longfellow", dependencies: [
-            "LongfellowAlgebra", "CZstd",
+            "LongfellowAlgebra", "CZstd", "CLongfellowCLMUL",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),

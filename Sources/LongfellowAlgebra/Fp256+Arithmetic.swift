@@ -1,3 +1,5 @@
+import CLongfellowCLMUL
+
 extension Fp256 {
     public static func + (a: Fp256, b: Fp256) -> Fp256 {
         let (sum, carry) = add(a.limbs, b.limbs)
@@ -71,8 +73,26 @@ extension Fp256 {
         return (product.high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0), low2)
     }
 
-    /// a·b·R⁻¹ mod p (CIOS; −p⁻¹ mod 2^64 is 1, as p ≡ −1 mod 2^64), for a, b below p.
+    /// a·b·R⁻¹ mod p, for a, b below p: the C routine (128-bit products), the Swift one below kept as its reference
+    /// in the tests.
+    @inline(__always)
     static func montgomeryMultiply(_ a: Limbs, _ b: Limbs) -> Limbs {
+        var x = a, y = b
+        var out: Limbs = (0, 0, 0, 0)
+        withUnsafePointer(to: &x) { xp in
+            withUnsafePointer(to: &y) { yp in
+                withUnsafeMutablePointer(to: &out) { op in
+                    vd_fp256_montgomery_multiply(UnsafeRawPointer(xp).assumingMemoryBound(to: UInt64.self),
+                                                 UnsafeRawPointer(yp).assumingMemoryBound(to: UInt64.self),
+                                                 UnsafeMutableRawPointer(op).assumingMemoryBound(to: UInt64.self))
+                }
+            }
+        }
+        return out
+    }
+
+    /// a·b·R⁻¹ mod p (CIOS; −p⁻¹ mod 2^64 is 1, as p ≡ −1 mod 2^64), for a, b below p, in Swift.
+    static func montgomeryMultiplySwift(_ a: Limbs, _ b: Limbs) -> Limbs {
         let p = modulus
         var t0: UInt64 = 0, t1: UInt64 = 0, t2: UInt64 = 0, t3: UInt64 = 0, t4: UInt64 = 0
         @inline(__always)

@@ -24,6 +24,20 @@ public enum GF2_128Multiplier: Sendable {
         }
     }
 
+    /// Σ a[i]·b[i] over the first `count` pairs, each reduced once at the end on the hardware path.
+    public static func dot(_ a: UnsafeBufferPointer<GF2_128>, _ b: UnsafeBufferPointer<GF2_128>, count: Int) -> GF2_128 {
+        precondition(count <= a.count && count <= b.count, "a dot product past its vectors")
+        if current == .hardware, count > 0 {
+            let sum = a.withMemoryRebound(to: vd_gf128.self) { x in
+                b.withMemoryRebound(to: vd_gf128.self) { y in vd_gf128_dot_clmul(x.baseAddress, y.baseAddress, count) }
+            }
+            return GF2_128(low: sum.low, high: sum.high)
+        }
+        var sum = GF2_128.zero
+        for i in 0..<count { sum += a[i] * b[i] }
+        return sum
+    }
+
     /// The carry-less product of two 64-bit polynomials, as (high, low) words.
     static func carrylessMultiply(_ a: UInt64, _ b: UInt64) -> (high: UInt64, low: UInt64) {
         // Multiples of a by every 4-bit polynomial (each at most 67 bits: the high word keeps 3 bits).

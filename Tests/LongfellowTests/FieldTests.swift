@@ -97,3 +97,21 @@ struct FieldTests {
         #expect(order == 65_535)
     }
 }
+
+extension FieldTests {
+    /// The C Montgomery multiplication the field uses against the Swift one, on random values below p and at the
+    /// edges (0, 1, p − 1).
+    @Test func bothMontgomeryMultiplicationsAgree() {
+        var generator = SeededGenerator(seed: 0x6670_3235_36)
+        var values: [Fp256] = [.zero, .one, .zero - .one, Fp256(2)]
+        for _ in 0..<2_000 {
+            if let value = Fp256(canonicalLimbs: (generator.next(), generator.next(), generator.next(), generator.next() >> 1)) {
+                values.append(value)
+            }
+        }
+        for (a, b) in zip(values, values.reversed()) {
+            let c = Fp256.montgomeryMultiply(a.limbs, b.limbs), swift = Fp256.montgomeryMultiplySwift(a.limbs, b.limbs)
+            #expect(c == swift)
+        }
+    }
+}

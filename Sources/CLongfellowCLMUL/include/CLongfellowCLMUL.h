@@ -1,6 +1,7 @@
 #ifndef VD_LONGFELLOW_CLMUL_H
 #define VD_LONGFELLOW_CLMUL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// An element of GF(2^128) as two 64-bit words, low word first.
@@ -14,5 +15,25 @@ int vd_cpu_has_clmul(void);
 
 /// a * b in GF(2^128) = GF(2)[x] / (x^128 + x^7 + x^2 + x + 1). Only to be called when vd_cpu_has_clmul() is 1.
 vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b);
+
+/// Σ a[i]·b[i] over n pairs, reduced once (carry-less products accumulated unreduced). Hardware path only.
+vd_gf128 vd_gf128_dot_clmul(const vd_gf128 *a, const vd_gf128 *b, size_t n);
+
+/// One quad of a layered circuit: output wire g, inputs h0 and h1, constant index (the Swift layout).
+typedef struct {
+    uint32_t g;
+    uint32_t h0;
+    uint32_t h1;
+    uint32_t constant;
+} vd_quad;
+
+/// Σ over quads of values[constant]·eqg[g]·eqh0[h0]·eqh1[h1], the last product accumulated unreduced. Indexes are
+/// the caller's to have checked. Hardware path only.
+vd_gf128 vd_gf128_bind_quads_clmul(const vd_quad *quads, size_t n, const vd_gf128 *values, const vd_gf128 *eqg,
+                                   const vd_gf128 *eqh0, const vd_gf128 *eqh1);
+
+/// a·b·2^-256 mod p for the P-256 base field p = 2^256 − 2^224 + 2^192 + 2^96 − 1, a and b below p, four 64-bit
+/// limbs each, low limb first (Montgomery multiplication, portable C).
+void vd_fp256_montgomery_multiply(const uint64_t a[4], const uint64_t b[4], uint64_t out[4]);
 
 #endif

@@ -86,6 +86,22 @@ struct ReedSolomonEvaluator<Field: LongfellowField> {
         out.reserveCapacity(points)
         let base = values.startIndex
         let used = min(count, values.count)
+        if Field.self == GF2_128.self {
+            // One reduction per point on the hardware path.
+            weights.withUnsafeBufferPointer { w in
+                values.withUnsafeBufferPointer { v in
+                    w.withMemoryRebound(to: GF2_128.self) { wg in
+                        v.withMemoryRebound(to: GF2_128.self) { vg in
+                            for j in 0..<points {
+                                let row = UnsafeBufferPointer(rebasing: wg[(j * count)..<((j + 1) * count)])
+                                out.append(GF2_128Multiplier.dot(row, vg, count: used) as! Field)
+                            }
+                        }
+                    }
+                }
+            }
+            return out
+        }
         for j in 0..<points {
             var sum = Field.zero
             let row = j * count

@@ -1,3 +1,4 @@
+import CLongfellowCLMUL
 import LongfellowAlgebra
 
 /// The verifier's side of one circuit's sumcheck, as google/longfellow-zk lib/zk/zk_common.h runs it: the statement
@@ -5,6 +6,28 @@ import LongfellowAlgebra
 /// `known + Σ coefficient · pad` (the proof carries padded values; the pads are committed witness entries). Each
 /// layer ends in one linear constraint and one quadratic one (the product of its two claim pads), and the inputs
 /// in one linear constraint binding the public inputs and the private witness.
+/// The hash circuit's quad binding on the CPU's carry-less multiplication (one loop in C, the last product of
+/// each term accumulated unreduced). The indexes were bounded when the circuit was read.
+enum QuadBinding {
+    /// Field is GF2_128 here (its layout is two 64-bit words, as vd_gf128's).
+    static func gf2_128<Field: LongfellowField>(_ quads: UnsafeBufferPointer<vd_quad>, values: [Field], eqG: [Field],
+                                                eqH0: [Field], eqH1: [Field]) -> GF2_128 {
+        func raw(_ array: [Field], _ body: (UnsafePointer<vd_gf128>?) -> vd_gf128) -> vd_gf128 {
+            array.withUnsafeBufferPointer { buffer in
+                UnsafeRawBufferPointer(buffer).withMemoryRebound(to: vd_gf128.self) { body($0.baseAddress) }
+            }
+        }
+        let sum = raw(values) { v in
+            raw(eqG) { g in
+                raw(eqH0) { h0 in
+                    raw(eqH1) { h1 in vd_gf128_bind_quads_clmul(quads.baseAddress, quads.count, v, g, h0, h1) }
+                }
+            }
+        }
+        return GF2_128(low: sum.low, high: sum.high)
+    }
+}
+
 enum SumcheckConstraints {
     /// Writes the statement: the circuit id, each public input, the output (0) and one zero byte per term.
     static func absorbStatement<Field>(_ circuit: LayeredCircuit<Field>, publicInputs: [Field],
@@ -107,6 +130,13 @@ enum SumcheckConstraints {
         let eqH0 = EqualityTable.make(h0[...], count: 1 << layer.logWidth)
         let eqH1 = EqualityTable.make(h1[...], count: 1 << layer.logWidth)
         let values = constants.map { $0 == Field.zero ? beta : $0 }
+        if Field.self == GF2_128.self, GF2_128Multiplier.current == .hardware {
+            return layer.quads.withUnsafeBufferPointer { quads in
+                quads.withMemoryRebound(to: vd_quad.self) { raw in
+                    QuadBinding.gf2_128(raw, values: values, eqG: eqG, eqH0: eqH0, eqH1: eqH1)
+                }
+            } as! Field
+        }
         var sum = Field.zero
         for quad in layer.quads {
             sum = sum + values[Int(quad.constantIndex)] * eqG[Int(quad.g)] * eqH0[Int(quad.h0)] * eqH1[Int(quad.h1)]
