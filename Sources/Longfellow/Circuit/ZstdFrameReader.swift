@@ -5,7 +5,8 @@ import CZstd
 /// (nothing after it); a window above 8 MiB is refused. ``remaining`` is what the frame still declares, so a parser
 /// can refuse a count that could not fit before allocating for it.
 final class ZstdFrameReader {
-    private let context: OpaquePointer
+    /// Nil when the bytes are served as they are (``init(uncompressed:)``).
+    private let context: OpaquePointer?
     private let input: [UInt8]
     private var inputPosition = 0
     private var chunk: [UInt8]
@@ -34,13 +35,23 @@ final class ZstdFrameReader {
         chunk = [UInt8](repeating: 0, count: 1 << 17)
     }
 
+    /// The bytes themselves, without zstd (the LFC1 parser's fuzz harness and tests).
+    init(uncompressed bytes: [UInt8]) {
+        context = nil
+        input = []
+        chunk = bytes
+        chunkLength = bytes.count
+        remaining = bytes.count
+        finished = true
+    }
+
     deinit {
-        ZSTD_freeDCtx(context)
+        if let context { ZSTD_freeDCtx(context) }
     }
 
     /// Decompresses the next chunk; false at the end of the frame.
     private func refill() throws(CircuitFileError) -> Bool {
-        if finished { return false }
+        guard !finished, let context else { return false }
         var produced = 0
         var code = 0
         let capacity = chunk.count
