@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(name: "https-probe", swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
         // Longfellow verification time and memory per circuit (scripts/bench/bench-zk.sh).
-        .executableTarget(name: "zk-bench", dependencies: ["Longfellow", "LongfellowAlgebra"], swiftSettings: strict),
+        .executableTarget(name: "zk-bench", dependencies: ["Longfellow", "LongfellowAlgebra", "Encodings"], swiftSettings: strict),
         .executableTarget(name: "verifierd-bench", dependencies: [
             "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -290,7 +290,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "CBOR"], swiftSettings: strict),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks"], swiftSettings: strict),
-        .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "ZKMdoc", "CBOR", "TestSupport"],
+        .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "ZKMdoc", "CBOR", "Encodings", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",

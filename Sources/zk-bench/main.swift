@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import Longfellow
 import LongfellowAlgebra
@@ -17,16 +18,7 @@ struct Sidecar: Decodable {
     let transcript: String
 }
 
-func bytes(_ hex: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex {
-        let next = hex.index(index, offsetBy: 2)
-        out.append(UInt8(hex[index..<next], radix: 16)!)
-        index = next
-    }
-    return out
-}
+func bytes(_ hex: String) -> [UInt8] { [UInt8](hexString: hex) ?? [] }
 
 func residentBytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

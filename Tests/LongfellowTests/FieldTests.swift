@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import Testing
 import TestSupport
@@ -20,16 +21,7 @@ struct FieldTests {
         return try! JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url))
     }()
 
-    static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            out.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return out
-    }
+    static func bytes(_ hex: String) -> [UInt8] { [UInt8](hexString: hex) ?? [] }
 
     @Test func theP256FieldComputesAsPythonsIntegers() throws {
         for pair in Self.vectors.fp256.pairs {
