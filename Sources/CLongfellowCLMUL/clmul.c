@@ -50,18 +50,23 @@ vd_gf128 vd_gf128_dot_clmul(const vd_gf128 *a, const vd_gf128 *b, size_t n) {
     return store(reduce256(lo, hi));
 }
 
+
 __attribute__((target("pclmul,sse4.1")))
-vd_gf128 vd_gf128_bind_quads_clmul(const vd_quad *quads, size_t n, const vd_gf128 *values, const vd_gf128 *eqg,
-                                   const vd_gf128 *eqh0, const vd_gf128 *eqh1) {
+vd_gf128 vd_gf128_bind_steps_clmul(const uint32_t *indexes, size_t n, const vd_quad_step *steps, const vd_gf128 *values,
+                                   const vd_gf128 *eqg, const vd_gf128 *eqh0, const vd_gf128 *eqh1) {
     __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
+    int32_t g = 0, h0 = 0, h1 = 0;
     for (size_t i = 0; i < n; i++) {
-        const vd_quad q = quads[i];
+        const vd_quad_step s = steps[indexes[i]];
+        g += s.dg;
+        h0 += s.dh0;
+        h1 += s.dh1;
         __m128i l, h;
-        product256(load(values[q.constant]), load(eqg[q.g]), &l, &h);
+        product256(load(values[s.constant]), load(eqg[g]), &l, &h);
         __m128i v = reduce256(l, h);
-        product256(v, load(eqh0[q.h0]), &l, &h);
+        product256(v, load(eqh0[h0]), &l, &h);
         v = reduce256(l, h);
-        product256(v, load(eqh1[q.h1]), &l, &h);
+        product256(v, load(eqh1[h1]), &l, &h);
         lo = _mm_xor_si128(lo, l);
         hi = _mm_xor_si128(hi, h);
     }
@@ -105,9 +110,10 @@ vd_gf128 vd_gf128_dot_clmul(const vd_gf128 *a, const vd_gf128 *b, size_t n) {
     return zero;
 }
 
-vd_gf128 vd_gf128_bind_quads_clmul(const vd_quad *quads, size_t n, const vd_gf128 *values, const vd_gf128 *eqg,
-                                   const vd_gf128 *eqh0, const vd_gf128 *eqh1) {
-    (void)quads; (void)n; (void)values; (void)eqg; (void)eqh0; (void)eqh1;
+
+vd_gf128 vd_gf128_bind_steps_clmul(const uint32_t *indexes, size_t n, const vd_quad_step *steps, const vd_gf128 *values,
+                                   const vd_gf128 *eqg, const vd_gf128 *eqh0, const vd_gf128 *eqh1) {
+    (void)indexes; (void)n; (void)steps; (void)values; (void)eqg; (void)eqh0; (void)eqh1;
     vd_gf128 zero = { 0, 0 };
     return zero;
 }

@@ -48,6 +48,11 @@ struct CircuitFileTests {
         #expect(circuit.signature.inputCount == 3_739 && circuit.signature.quadCount == 481_833)
         #expect(circuit.hash.layers.count == (name.contains("v7") ? 17 : 15))
         #expect(circuit.hash.constants.count == 454)
+        // The documented budget: a loaded circuit's quads hold at most 48 MiB (4 bytes a quad and a step table).
+        #expect(circuit.hash.quadBytes + circuit.signature.quadBytes < 48 << 20, "\(circuit.hash.quadBytes + circuit.signature.quadBytes)")
+        // The compact layout decodes to quads within the layer's bounds.
+        let first = try #require(circuit.hash.layers.first)
+        #expect(first.quads.count == first.quadCount && first.quads.allSatisfy { Int($0.h0) < first.width && Int($0.h1) < first.width })
     }
 
     /// Every way a file can be wrong is refused, never read as another circuit.

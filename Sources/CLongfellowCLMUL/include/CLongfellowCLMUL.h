@@ -19,18 +19,19 @@ vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b);
 /// Σ a[i]·b[i] over n pairs, reduced once (carry-less products accumulated unreduced). Hardware path only.
 vd_gf128 vd_gf128_dot_clmul(const vd_gf128 *a, const vd_gf128 *b, size_t n);
 
-/// One quad of a layered circuit: output wire g, inputs h0 and h1, constant index (the Swift layout).
+/// One step between consecutive quads: signed changes of g, h0, h1 and the quad's constant.
 typedef struct {
-    uint32_t g;
-    uint32_t h0;
-    uint32_t h1;
+    int32_t dg;
+    int32_t dh0;
+    int32_t dh1;
     uint32_t constant;
-} vd_quad;
+} vd_quad_step;
 
-/// Σ over quads of values[constant]·eqg[g]·eqh0[h0]·eqh1[h1], the last product accumulated unreduced. Indexes are
-/// the caller's to have checked. Hardware path only.
-vd_gf128 vd_gf128_bind_quads_clmul(const vd_quad *quads, size_t n, const vd_gf128 *values, const vd_gf128 *eqg,
-                                   const vd_gf128 *eqh0, const vd_gf128 *eqh1);
+/// Σ over a layer's quads of values[constant]·eqg[g]·eqh0[h0]·eqh1[h1], the last product of each accumulated
+/// unreduced, with the quads stored compactly: quad i is steps[indexes[i]] applied to quad i − 1 (the first to 0, 0,
+/// 0). The wires reached were bounded when the circuit was read. Hardware path only.
+vd_gf128 vd_gf128_bind_steps_clmul(const uint32_t *indexes, size_t n, const vd_quad_step *steps, const vd_gf128 *values,
+                                   const vd_gf128 *eqg, const vd_gf128 *eqh0, const vd_gf128 *eqh1);
 
 /// a·b·2^-256 mod p for the P-256 base field p = 2^256 − 2^224 + 2^192 + 2^96 − 1, a and b below p, four 64-bit
 /// limbs each, low limb first (Montgomery multiplication, portable C).

@@ -117,10 +117,13 @@ struct CircuitParser<Field: LongfellowField> {
                 throw CircuitFileError("layer \(index): \(quadCount) quads do not fit in the file")
             }
             hasher.update(data: Self.u64(width) + Self.u64(logWidth) + Self.u64(quadCount))
-            var quads: [LayeredCircuit<Field>.Quad] = []
-            quads.reserveCapacity(quadCount)
+            var stepIndexes: [UInt32] = []
+            stepIndexes.reserveCapacity(quadCount)
+            var steps: [QuadStep] = []
+            var stepIndex: [QuadStep: UInt32] = [:]
             var g = 0, h0 = 0, h1 = 0
             for _ in 0..<quadCount {
+                let (previousG, previousH0, previousH1) = (g, h0, h1)
                 g = try Self.delta(g, try reader.number())
                 h0 = try Self.delta(h0, try reader.number())
                 h1 = try Self.delta(h1, try reader.number())
@@ -128,7 +131,16 @@ struct CircuitParser<Field: LongfellowField> {
                 guard g < above, h0 < width, h1 < width, constant < constantCount else {
                     throw CircuitFileError("layer \(index): a quad's wire or constant is out of range")
                 }
-                quads.append(.init(g: UInt32(g), h0: UInt32(h0), h1: UInt32(h1), constantIndex: UInt32(constant)))
+                // Wires are below 2^24 (3-byte numbers), so every step fits an Int32.
+                let step = QuadStep(dg: Int32(g - previousG), dh0: Int32(h0 - previousH0), dh1: Int32(h1 - previousH1),
+                                    constant: UInt32(constant))
+                if let known = stepIndex[step] {
+                    stepIndexes.append(known)
+                } else {
+                    stepIndex[step] = UInt32(steps.count)
+                    stepIndexes.append(UInt32(steps.count))
+                    steps.append(step)
+                }
                 Self.appendU64(g, to: &record)
                 Self.appendU64(h0, to: &record)
                 Self.appendU64(h1, to: &record)
@@ -141,7 +153,7 @@ struct CircuitParser<Field: LongfellowField> {
             }
             hasher.update(data: record)
             record.removeAll(keepingCapacity: true)
-            layers.append(.init(logWidth: logWidth, width: width, quads: quads))
+            layers.append(.init(logWidth: logWidth, width: width, stepIndexes: stepIndexes, steps: steps))
             above = width
         }
         guard above == inputs else { throw CircuitFileError("the last layer's width \(above) is not the \(inputs) inputs") }

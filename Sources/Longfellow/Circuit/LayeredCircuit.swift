@@ -16,7 +16,25 @@ public struct LayeredCircuit<Field: LongfellowField>: Sendable {
         public let logWidth: Int
         /// Input wires of this layer (the outputs of the next one).
         public let width: Int
-        public let quads: [Quad]
+        /// The layer's quads, kept compact (as google/longfellow-zk keeps them): each quad is an index into
+        /// `steps`, the distinct (Δg, Δh0, Δh1, constant) steps from the quad before (the first from 0, 0, 0), so a
+        /// layer of millions of quads costs 4 bytes each plus a table of some tens of thousands of steps.
+        let stepIndexes: [UInt32]
+        let steps: [QuadStep]
+
+        public var quadCount: Int { stepIndexes.count }
+
+        /// The quads in order, decoded (for tests and the portable path).
+        public var quads: [Quad] {
+            var g: Int32 = 0, h0: Int32 = 0, h1: Int32 = 0
+            return stepIndexes.map { index in
+                let step = steps[Int(index)]
+                g &+= step.dg
+                h0 &+= step.dh0
+                h1 &+= step.dh1
+                return Quad(g: UInt32(g), h0: UInt32(h0), h1: UInt32(h1), constantIndex: step.constant)
+            }
+        }
     }
 
     /// Output wires.
@@ -31,5 +49,19 @@ public struct LayeredCircuit<Field: LongfellowField>: Sendable {
     /// The id the file states, and the one computed from the content (equal, or the file is refused).
     public let id: [UInt8]
 
-    public var quadCount: Int { layers.reduce(0) { $0 + $1.quads.count } }
+    public var quadCount: Int { layers.reduce(0) { $0 + $1.quadCount } }
+
+    /// Bytes the layers' quads hold in memory.
+    public var quadBytes: Int {
+        layers.reduce(0) { $0 + $1.stepIndexes.count * 4 + $1.steps.count * MemoryLayout<QuadStep>.stride }
+    }
+}
+
+/// One step between consecutive quads of a layer: the signed changes of g, h0 and h1, and the quad's constant
+/// (the layout of `vd_quad_step`).
+struct QuadStep: Hashable, Sendable {
+    let dg: Int32
+    let dh0: Int32
+    let dh1: Int32
+    let constant: UInt32
 }

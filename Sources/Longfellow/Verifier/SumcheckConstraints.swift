@@ -10,17 +10,25 @@ import LongfellowAlgebra
 /// each term accumulated unreduced). The indexes were bounded when the circuit was read.
 enum QuadBinding {
     /// Field is GF2_128 here (its layout is two 64-bit words, as vd_gf128's).
-    static func gf2_128<Field: LongfellowField>(_ quads: UnsafeBufferPointer<vd_quad>, values: [Field], eqG: [Field],
+    static func gf2_128<Field: LongfellowField>(_ layer: LayeredCircuit<Field>.Layer, values: [Field], eqG: [Field],
                                                 eqH0: [Field], eqH1: [Field]) -> GF2_128 {
         func raw(_ array: [Field], _ body: (UnsafePointer<vd_gf128>?) -> vd_gf128) -> vd_gf128 {
             array.withUnsafeBufferPointer { buffer in
                 UnsafeRawBufferPointer(buffer).withMemoryRebound(to: vd_gf128.self) { body($0.baseAddress) }
             }
         }
-        let sum = raw(values) { v in
-            raw(eqG) { g in
-                raw(eqH0) { h0 in
-                    raw(eqH1) { h1 in vd_gf128_bind_quads_clmul(quads.baseAddress, quads.count, v, g, h0, h1) }
+        let sum = layer.stepIndexes.withUnsafeBufferPointer { indexes in
+            layer.steps.withUnsafeBufferPointer { steps in
+                steps.withMemoryRebound(to: vd_quad_step.self) { stepPointer in
+                    raw(values) { v in
+                        raw(eqG) { g in
+                            raw(eqH0) { h0 in
+                                raw(eqH1) { h1 in
+                                    vd_gf128_bind_steps_clmul(indexes.baseAddress, indexes.count, stepPointer.baseAddress, v, g, h0, h1)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -131,15 +139,16 @@ enum SumcheckConstraints {
         let eqH1 = EqualityTable.make(h1[...], count: 1 << layer.logWidth)
         let values = constants.map { $0 == Field.zero ? beta : $0 }
         if Field.self == GF2_128.self, GF2_128Multiplier.current == .hardware {
-            return layer.quads.withUnsafeBufferPointer { quads in
-                quads.withMemoryRebound(to: vd_quad.self) { raw in
-                    QuadBinding.gf2_128(raw, values: values, eqG: eqG, eqH0: eqH0, eqH1: eqH1)
-                }
-            } as! Field
+            return QuadBinding.gf2_128(layer, values: values, eqG: eqG, eqH0: eqH0, eqH1: eqH1) as! Field
         }
         var sum = Field.zero
-        for quad in layer.quads {
-            sum = sum + values[Int(quad.constantIndex)] * eqG[Int(quad.g)] * eqH0[Int(quad.h0)] * eqH1[Int(quad.h1)]
+        var g = 0, h0 = 0, h1 = 0
+        for index in layer.stepIndexes {
+            let step = layer.steps[Int(index)]
+            g += Int(step.dg)
+            h0 += Int(step.dh0)
+            h1 += Int(step.dh1)
+            sum = sum + values[Int(step.constant)] * eqG[g] * eqH0[h0] * eqH1[h1]
         }
         return sum
     }
