@@ -146,17 +146,13 @@ struct OpenID4VPHandler: Sendable {
         let session = try await sessions.take(body.sessionId, as: OpenID4VPSession.self, for: integrator)
         let verdict: OpenID4VPVerdict
         do throws(ResponseFailure) {
-            verdict = await verifier(at: time).verify(try WalletAnswer(body.response), session: session)
+            verdict = await verification.openID4VPVerifier(at: time).verify(try WalletAnswer(body.response), session: session)
         } catch {
             verdict = OpenID4VPVerdict(report: .failure(error.code, error.detail), credentialIds: [])
         }
         return try .verdict(verdict)
     }
 
-    /// The library's verifier with this service's mdoc and SD-JWT VC checks at `time`.
-    func verifier(at time: Date) -> OpenID4VPVerifier {
-        OpenID4VPVerifier(mdoc: verification.check(at: time), sdJwtVc: verification.sdJwtVcCheck(at: time))
-    }
 
     /// `GET /v1/oid4vp/request-objects/{id}`: the signed request object, once (a wallet's call, no integrator token).
     func requestObject(_ request: HTTPServerRequest, _: Void) async throws(ServiceProblem) -> HTTPServerResponse {
@@ -197,7 +193,7 @@ struct OpenID4VPHandler: Sendable {
         guard let session = OpenID4VPSession(record: record) else {
             throw ServiceProblem.sessionUnreadable()
         }
-        let verdict = await verifier(at: clock.now()).verify(answer, session: session)
+        let verdict = await verification.openID4VPVerifier(at: clock.now()).verify(answer, session: session)
         let outcome = verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")
         // With a redirect URI, a fresh response code goes to the wallet's user agent (OpenID4VP 1.0 14.2, HAIP 5.1): the
         // result is released only to a caller that presents it, so an answer given in another browser is refused.

@@ -78,8 +78,7 @@ struct PresentationHandler: Sendable {
         let verdict: PresentationVerdict
         do throws(PresentationRefusal) {
             verdict = try await session.verify(credential, mdoc: verification.check(at: time),
-                                               openID4VP: OpenID4VPVerifier(mdoc: verification.check(at: time),
-                                                                            sdJwtVc: verification.sdJwtVcCheck(at: time)))
+                                               openID4VP: verification.openID4VPVerifier(at: time))
         } catch {
             throw ServiceProblem(.badRequest, "PROTOCOL_NOT_OFFERED", error.detail)
         }

@@ -84,6 +84,12 @@ struct ResponseVerification: Sendable {
     /// The SD-JWT VC check the OpenID4VP verifier is handed: the configured options at `time`, status, and the issuer
     /// trust set in force (or `trust`, for the command line's own anchors). Without `sdJwtVc` configured, every SD-JWT
     /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
+    /// The OpenID4VP library's verifier with this service's mdoc and SD-JWT VC checks at `time` (the OpenID4VP and
+    /// the multi-protocol presentation routes).
+    func openID4VPVerifier(at time: Date) -> OpenID4VPVerifier {
+        OpenID4VPVerifier(mdoc: check(at: time), sdJwtVc: sdJwtVcCheck(at: time))
+    }
+
     func sdJwtVcCheck(at time: Date, trust snapshotOverride: TrustSnapshot? = nil) -> SDJWTVCCheck {
         { [self] presentation, nonce, audience, query in
             guard let issuers = snapshotOverride ?? sdJwtVcIssuers?.snapshot else {
