@@ -70,7 +70,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath",
+            "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath", "ZKMdoc",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -85,7 +85,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
         .target(name: "StatusList", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath", "SDJWT", "SDJWTVC", "StrictJSON",
+            "CBOR", "COSE", "MDoc", "ZKMdoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath", "SDJWT", "SDJWTVC", "StrictJSON",
             "Encodings",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
@@ -213,8 +213,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // Zero-knowledge mdoc documents (issue 43, under construction): ZkDocument read strictly, the namespace fixed by
-        // the docType, the proof time's freshness, the issuer key from the document signer certificate. No HTTP.
+        // Zero-knowledge mdoc documents: ZkDocument read strictly, the accepted systems, the namespace fixed by the
+        // docType, the proof time's freshness, the issuer key from the document signer certificate, the proof pool.
+        // No HTTP; MDoc reports ZK documents beside ordinary ones.
         .target(name: "ZKMdoc", dependencies: [
             "Longfellow", "LongfellowAlgebra", "CBOR",
             .product(name: "X509", package: "swift-certificates"),
@@ -247,7 +248,7 @@ let package = Package(
             "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
-            "DigitalCredentials", "Webhooks",
+            "DigitalCredentials", "Webhooks", "ZKMdoc",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),

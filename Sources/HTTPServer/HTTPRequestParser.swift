@@ -37,6 +37,8 @@ struct HTTPParserLimits: Sendable {
     var maxHeaderBytes: Int
     var maxHeaderCount: Int
     var maxBodyBytes: Int
+    /// Larger limits for some paths (``HTTPServerConfiguration/largeBodyPaths``).
+    var largeBodyPaths: [String: Int]
     /// Longest chunk-size line including extensions.
     var maxChunkLineLength: Int = 4096
     /// Most empty lines tolerated before a request line (RFC 9112 §2.2).
@@ -47,6 +49,14 @@ struct HTTPParserLimits: Sendable {
         maxHeaderBytes = c.maxHeaderBytes
         maxHeaderCount = c.maxHeaderCount
         maxBodyBytes = c.maxBodyBytes
+        largeBodyPaths = c.largeBodyPaths
+    }
+
+    /// The body limit for a request target.
+    func maxBodyBytes(target: String) -> Int {
+        guard !largeBodyPaths.isEmpty else { return maxBodyBytes }
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        return max(maxBodyBytes, largeBodyPaths[path] ?? maxBodyBytes)
     }
 }
 
@@ -77,6 +87,8 @@ struct HTTPRequestParser: Sendable {
     private var start = 0
     private var state: State = .head
     private var body: [UInt8] = []
+    /// The body limit of the request being read (its path's, see ``HTTPParserLimits/maxBodyBytes(target:)``).
+    private var bodyLimit = 0
 
     // Head scanning progress (indices into `buffer`, valid while in `.head`).
     private var scanPos = 0
@@ -175,8 +187,8 @@ struct HTTPRequestParser: Sendable {
                 if size == 0 {
                     state = .trailers(bytes: 0)
                 } else {
-                    if size > limits.maxBodyBytes - body.count {
-                        throw HTTPParseError(.payloadTooLarge, "chunked body exceeds the limit of \(limits.maxBodyBytes) bytes")
+                    if size > bodyLimit - body.count {
+                        throw HTTPParseError(.payloadTooLarge, "chunked body exceeds the limit of \(bodyLimit) bytes")
                     }
                     state = .chunkData(remaining: size)
                 }
@@ -456,9 +468,6 @@ struct HTTPRequestParser: Sendable {
             }
             framing = .chunked
         } else if let n = contentLength {
-            if n > limits.maxBodyBytes {
-                throw HTTPParseError(.payloadTooLarge, "Content-Length \(n) exceeds the limit of \(limits.maxBodyBytes) bytes")
-            }
             framing = .contentLength(n)
         }
         if case .none = framing { expectContinue = false }
@@ -479,6 +488,10 @@ struct HTTPRequestParser: Sendable {
             target = pathPart.hasPrefix("?") ? "/" + pathPart : pathPart
         } else {
             throw .malformed("unsupported request target form")
+        }
+        bodyLimit = limits.maxBodyBytes(target: target)
+        if case .contentLength(let n) = framing, n > bodyLimit {
+            throw HTTPParseError(.payloadTooLarge, "Content-Length \(n) exceeds the limit of \(bodyLimit) bytes")
         }
         return ParsedRequestHead(method: method, target: target, authority: authority, fields: fields,
                                  isHTTP11: parsedHTTP11, wantsClose: wantsClose, expectContinue: expectContinue,

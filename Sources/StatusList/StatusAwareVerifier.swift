@@ -1,6 +1,7 @@
 import Foundation
 import MDoc
 import TrustStore
+import ZKMdoc
 
 /// Verifies DeviceResponses with their revocation status, in one pass: ``MDocVerifier/prepare(_:sessionTranscript:options:)``,
 /// the status references of the documents valid as issued resolved through the cache (never a URI of any other
@@ -24,10 +25,23 @@ public struct StatusAwareVerifier: Sendable {
                        trust: TrustSnapshot) async -> VerificationReport {
         let verifier = MDocVerifier(trust: trust)
         let prepared = verifier.prepare(response, sessionTranscript: sessionTranscript, options: options)
+        // Zero-knowledge proofs run on the pool's own threads (or here, without a pool); a full pool refuses the
+        // whole response before its status is fetched.
+        var zeroKnowledgeOutcomes: [String?]?
+        let proofs = prepared.zeroKnowledgeProofs
+        if !proofs.isEmpty, let pool = options.zeroKnowledge?.pool {
+            guard let outcomes = await pool.run({ proofs.map { $0.run() } }) else {
+                let seconds = pool.retryAfterSeconds
+                return .busy(.zkCapacityExhausted, "zero-knowledge proofs are being checked at the configured limit "
+                             + "(zk.maxConcurrent \(pool.maximumRunning), zk.maxQueued \(pool.maximumWaiting)); retry after \(seconds) s",
+                             retryAfterSeconds: seconds)
+            }
+            zeroKnowledgeOutcomes = outcomes
+        }
         var evidence = options.statusEvidence
         if mode != .off {
             evidence = await resolver.evidence(for: prepared.statusReferences, trust: trust, now: now())
         }
-        return verifier.finish(prepared, statusEvidence: evidence)
+        return verifier.finish(prepared, statusEvidence: evidence, zeroKnowledgeOutcomes: zeroKnowledgeOutcomes)
     }
 }

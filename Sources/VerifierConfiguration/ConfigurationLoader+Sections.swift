@@ -208,6 +208,64 @@ extension ConfigurationLoader.Values {
         return presentations
     }
 
+    /// `zk`: the accepted zero-knowledge systems (versions 6 and 7 only: earlier circuits predate the fix of a soundness
+    /// flaw), their circuit files, the proof pool and the larger body limit of the routes that may carry a proof.
+    func zeroKnowledge(maxBodyBytes: Int) throws(ConfigurationError) -> ServiceConfiguration.ZeroKnowledge? {
+        guard sectionPresent("zk") else { return nil }
+        var zk = ServiceConfiguration.ZeroKnowledge()
+        let key = "zk.systems"
+        let members = ["version", "attributes", "circuitFile", "id"]
+        let items = try ConfigurationLoader.array(raw("zk", "systems"), key: key, of: #"{"version", "attributes", "circuitFile"}"#)
+        for (index, item) in items.enumerated() {
+            let itemKey = "\(key)[\(index)]"
+            guard case .object(let object) = item else { throw ConfigurationError(key: itemKey, "must be an object") }
+            if let unknown = Set(object.keys).subtracting(members).sorted().first {
+                throw ConfigurationError(key: "\(itemKey).\(unknown)", "unknown key (expected \(members.joined(separator: ", ")))")
+            }
+            guard case .integer(let versionValue)? = object["version"], let version = Int(exactly: versionValue) else {
+                throw ConfigurationError(key: "\(itemKey).version", "must be 6 or 7")
+            }
+            guard version >= 6 else {
+                throw ConfigurationError(key: "\(itemKey).version", "\(version) is refused: circuits before version 6 predate the "
+                                         + "fix of a soundness flaw (ISRG-01); use 6 or 7")
+            }
+            guard version <= 7 else { throw ConfigurationError(key: "\(itemKey).version", "must be 6 or 7") }
+            guard case .integer(let attributesValue)? = object["attributes"], let attributes = Int(exactly: attributesValue),
+                  (1...4).contains(attributes) else {
+                throw ConfigurationError(key: "\(itemKey).attributes", "must be 1 to 4 (the published circuits)")
+            }
+            guard case .string(let file)? = object["circuitFile"], !file.isEmpty else {
+                throw ConfigurationError(key: "\(itemKey).circuitFile", "must name the circuit file")
+            }
+            var id: String?
+            if let raw = object["id"] {
+                guard case .string(let text) = raw, !text.isEmpty, text.utf8.count <= 256 else {
+                    throw ConfigurationError(key: "\(itemKey).id", "must be a text of 1 to 256 bytes")
+                }
+                id = text
+            }
+            let system = ServiceConfiguration.ZeroKnowledge.System(version: version, attributes: attributes, circuitFile: path(file), id: id)
+            guard !zk.systems.contains(where: { $0.version == version && $0.attributes == attributes }) else {
+                throw ConfigurationError(key: itemKey, "version \(version) with \(attributes) attribute(s) is listed twice")
+            }
+            if let id, zk.systems.contains(where: { $0.id == id }) {
+                throw ConfigurationError(key: "\(itemKey).id", "\"\(id)\" names another system already")
+            }
+            zk.systems.append(system)
+        }
+        if let missing = try string("zk", "missingCircuits") {
+            guard let mode = ServiceConfiguration.ZeroKnowledge.MissingCircuits(rawValue: missing) else {
+                throw ConfigurationError(key: "zk.missingCircuits", "must be \"fail\" or \"warn\"")
+            }
+            zk.missingCircuits = mode
+        }
+        zk.maxConcurrent = try int("zk", "maxConcurrent", default: zk.maxConcurrent, range: 1...64)
+        zk.maxQueued = try int("zk", "maxQueued", default: zk.maxQueued, range: 0...1024)
+        zk.maxBodyBytes = try int("zk", "maxBodyBytes", default: max(zk.maxBodyBytes, maxBodyBytes), range: maxBodyBytes...(16 << 20))
+        zk.maxAgeSeconds = try int("zk", "maxAgeSeconds", default: zk.maxAgeSeconds, range: 60...(7 * 86_400))
+        return zk
+    }
+
     /// `webhooks`: where each integrator's results are pushed (the operator's configuration only), the signing secrets
     /// (files), the outbox and the retry policy.
     func webhooks(integrators: ServiceConfiguration.Integrators, store: ServiceConfiguration.Store,

@@ -48,6 +48,7 @@ public enum ConfigurationLoader {
         "logging": ["level"],
         "demo": ["enabled", "integrator"],
         "presentations": ["protocols", "sessionTTLSeconds"],
+        "zk": ["systems", "missingCircuits", "maxConcurrent", "maxQueued", "maxBodyBytes", "maxAgeSeconds"],
         "webhooks": ["endpoints", "outboxDirectory", "maxAttempts", "maxAgeSeconds", "retryBaseMilliseconds",
                      "retryMaxSeconds", "leaseSeconds", "pollMilliseconds", "maxPending", "timeoutSeconds"],
     ]
@@ -529,6 +530,7 @@ public enum ConfigurationLoader {
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
             configuration.presentations = try presentations()
+            configuration.zeroKnowledge = try zeroKnowledge(maxBodyBytes: configuration.server.maxBodyBytes)
             configuration.webhooks = try webhooks(integrators: configuration.integrators, store: configuration.store,
                                                   allowed: configuration.outbound.allowedDestinations)
             if let level = try string("logging", "level") {

@@ -241,6 +241,48 @@ public struct ServiceConfiguration: Sendable {
         public init() {}
     }
 
+    /// `zk`: the zero-knowledge proof systems accepted (`zkDocuments`, Longfellow `longfellow-libzk-v1` versions 6
+    /// and 7), their circuit files, and how many proofs are checked at once.
+    public struct ZeroKnowledge: Sendable {
+        /// One accepted system: its version and number of attributes (a row of the published systems, which gives
+        /// the circuit hash the file's content must give), its circuit file, and the id documents name it by.
+        public struct System: Sendable, Equatable {
+            public var version: Int
+            public var attributes: Int
+            public var circuitFile: URL
+            /// Nil: the circuit hash (what Google Wallet sends as zkSystemId).
+            public var id: String?
+
+            public init(version: Int, attributes: Int, circuitFile: URL, id: String? = nil) {
+                self.version = version
+                self.attributes = attributes
+                self.circuitFile = circuitFile
+                self.id = id
+            }
+        }
+
+        /// What a listed circuit file that does not exist does to the start.
+        public enum MissingCircuits: String, Sendable, CaseIterable {
+            /// The start fails, naming the file (the default: production).
+            case fail
+            /// The system is left out with a start-up warning (the demo configuration, before the circuits are installed).
+            case warn
+        }
+
+        public var systems: [System] = []
+        public var missingCircuits = MissingCircuits.fail
+        /// Proof checks running at once (each holds a core for about half a second).
+        public var maxConcurrent = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        /// Proof checks waiting for a turn; past them a response is answered 503 with Retry-After.
+        public var maxQueued = 4
+        /// The largest body on the routes that may carry a proof (`server.maxBodyBytes` elsewhere).
+        public var maxBodyBytes = 2 << 20
+        /// How long before now a proof's stated time may lie.
+        public var maxAgeSeconds = 86_400
+
+        public init() {}
+    }
+
     /// `webhooks`: results pushed to integrators' endpoints (Standard Webhooks), at least once, from an outbox.
     public struct Webhooks: Sendable {
         /// One endpoint per integrator that has one.
@@ -328,6 +370,8 @@ public struct ServiceConfiguration: Sendable {
     public var admin = Admin()
     public var integrators = Integrators()
     public var presentations = Presentations()
+    /// Zero-knowledge documents; nil (every ZK document fails `zk.system`) unless the section is present.
+    public var zeroKnowledge: ZeroKnowledge?
     public var webhooks: Webhooks?
     public var status = Status()
     public var outbound = Outbound()

@@ -30,6 +30,14 @@ extension VerifierService {
             warnings.append("the demo page is on (GET /demo; POST /demo/requests and /demo/verify need no token and count as "
                             + "integrator \(demo.integrator)): never in production")
         }
+        if configuration.zeroKnowledge != nil {
+            for entry in zkMissing {
+                warnings.append("zero-knowledge system left out, its circuit file is missing: \(entry) (scripts/zk/install-circuits.sh installs them)")
+            }
+            if zkSystems.isEmpty {
+                warnings.append("zk is configured but no circuit loaded: every zero-knowledge document fails zk.system")
+            }
+        }
         return warnings
     }
 }

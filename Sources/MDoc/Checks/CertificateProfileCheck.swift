@@ -22,17 +22,23 @@ struct CertificateProfileCheck: DocumentCheck {
             findings.append(ProfileFinding(.mandatory, "issuing_country \"\(issuingCountry)\" differs from DS countryName "
                 + (context.chain.documentSignerCountry ?? "(none)")))
         }
+        return Self.outcome(findings, countryMismatch: countryMismatch, profileMode: context.profileMode)
+    }
+
+    /// The outcome of `findings` under `profileMode`; `countryMismatch` says the only finding that may be the
+    /// issuing_country's is among them.
+    static func outcome(_ findings: [ProfileFinding], countryMismatch: Bool, profileMode: ProfileCheckMode) -> CheckOutcome {
         guard !findings.isEmpty else { return .passed() }
         let detail = findings.map { "\($0.strength.rawValue): \($0.detail)" }.joined(separator: "; ")
         let fails: Bool
-        switch context.profileMode {
+        switch profileMode {
         case .enforce: fails = true
         case .warn: fails = findings.contains { $0.strength == .mandatory }
         case .lenient: fails = false
         }
         if fails { return .failed(.certificateProfileViolation, detail) }
         // Under a lenient anchor the issuing_country deviation is named by its own code.
-        return .warning(countryMismatch && findings.count == 1 && context.profileMode == .lenient
+        return .warning(countryMismatch && findings.count == 1 && profileMode == .lenient
             ? .issuingCountryMismatch : .certificateProfileViolation, detail)
     }
 

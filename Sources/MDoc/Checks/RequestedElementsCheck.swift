@@ -7,11 +7,15 @@ struct RequestedElementsCheck: DocumentCheck {
         guard let requested = context.options.requestedItems else {
             return .notApplicable("the caller did not give the request")
         }
-        let docType = context.document.docType
+        return Self.outcome(docType: context.document.docType, disclosed: Self.disclosed(context.document), requested: requested)
+    }
+
+    /// The rule over what a document of `docType` discloses.
+    static func outcome(docType: String, disclosed: [ElementReference], requested: RequestedItems) -> CheckOutcome {
         guard !requested.requests(for: docType).isEmpty else {
             return .failed(.elementNotRequested, "docType \(docType) was not requested")
         }
-        let extra = Self.disclosed(context.document).filter {
+        let extra = disclosed.filter {
             !requested.isRequested(docType: docType, nameSpace: $0.nameSpace, identifier: $0.identifier)
         }
         guard extra.isEmpty else {
@@ -43,11 +47,16 @@ struct RequestedElementsCheck: DocumentCheck {
 
     /// Requested elements of this docType that the document does not disclose, in request order.
     static func notReturned(_ document: Document, requested: RequestedItems?) -> [ElementReference] {
+        notReturned(docType: document.docType, disclosed: disclosed(document), requested: requested)
+    }
+
+    /// The same for what a document of `docType` discloses.
+    static func notReturned(docType: String, disclosed: [ElementReference], requested: RequestedItems?) -> [ElementReference] {
         guard let requested else { return [] }
-        let disclosed = Set(disclosed(document))
+        let disclosed = Set(disclosed)
         var seen = Set<ElementReference>()
         var result: [ElementReference] = []
-        for request in requested.requests(for: document.docType) {
+        for request in requested.requests(for: docType) {
             for (nameSpace, elements) in request.nameSpaces {
                 for element in elements {
                     let reference = ElementReference(nameSpace: nameSpace, identifier: element.identifier)

@@ -1,9 +1,13 @@
 import CBOR
+import ZKMdoc
 
 /// An ISO 18013-5 DeviceResponse (8.3.2.1.2.2), decoded strictly and with every signed byte kept as received.
 public struct DeviceResponse: Sendable {
     public let version: String
     public let documents: [Document]
+    /// `zkDocuments` (ISO/IEC 18013-5 second edition): documents proven in zero knowledge, beside or instead of
+    /// `documents`.
+    public let zkDocuments: [ZkDocument]
     /// `documentErrors`: docType -> error code.
     public let documentErrors: [String: Int64]
     public let status: UInt64
@@ -14,6 +18,9 @@ public struct DeviceResponse: Sendable {
     /// Most documents verified from one response. Each costs up to three signature verifications (chain, issuer,
     /// device), so the cap bounds the CPU one request can ask for; real responses carry one or two.
     public static let maximumDocuments = 4
+
+    /// Most zero-knowledge documents verified from one response: each proof costs about half a second of CPU.
+    public static let maximumZkDocuments = 2
 
     public init(bytes: [UInt8], limits: CBORDecodingLimits = DeviceResponse.decodingLimits) throws(MDocDecodingError) {
         let decoder = CBORDecoder(limits: limits)
@@ -51,6 +58,25 @@ public struct DeviceResponse: Sendable {
                 documents.append(try Document(element, decoder: decoder))
             }
         }
+        var zkDocuments: [ZkDocument] = []
+        if reader.optional("zkDocuments") != nil {
+            let elements = try reader.array("zkDocuments")
+            guard !elements.isEmpty else {
+                throw MDocDecodingError("DeviceResponse has an empty zkDocuments array (absent is allowed, empty is not)",
+                                        offset: item.offset)
+            }
+            guard elements.count <= Self.maximumZkDocuments else {
+                throw MDocDecodingError("DeviceResponse holds \(elements.count) zkDocuments; at most \(Self.maximumZkDocuments) "
+                                        + "are verified per response", offset: item.offset, code: .deviceResponseLimitExceeded)
+            }
+            for (index, element) in elements.enumerated() {
+                do {
+                    zkDocuments.append(try ZkDocument(element))
+                } catch {
+                    throw MDocDecodingError("zkDocuments[\(index)]: \(error.reason)", offset: element.offset)
+                }
+            }
+        }
         var documentErrors: [String: Int64] = [:]
         if let errorsItem = reader.optional("documentErrors"), let entries = errorsItem.arrayValue {
             for entry in entries {
@@ -59,7 +85,7 @@ public struct DeviceResponse: Sendable {
                 }
             }
         }
-        guard !documents.isEmpty else {
+        guard !documents.isEmpty || !zkDocuments.isEmpty else {
             // Well formed, nothing to verify: the holder declined or the wallet reported an error.
             let errors = documentErrors.sorted { $0.key < $1.key }.prefix(4).map { "\($0.key.prefix(64)): \($0.value)" }
                 .joined(separator: ", ")
@@ -68,6 +94,7 @@ public struct DeviceResponse: Sendable {
                                     offset: item.offset, code: .documentsNotReturned)
         }
         self.documents = documents
+        self.zkDocuments = zkDocuments
         self.documentErrors = documentErrors
     }
 }

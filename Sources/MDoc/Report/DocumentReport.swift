@@ -12,12 +12,29 @@ public struct DocumentReport: Sendable {
     /// Issuer-signed then device-signed claims, in the order received.
     public let claims: [Claim]
     public let issuer: IssuerSummary
-    public let validityInfo: ValidityInfo
+    /// The MSO's validity; nil for a zero-knowledge document (the MSO stays hidden).
+    public let validityInfo: ValidityInfo?
     public let deviceAuthentication: DeviceAuthenticationKind?
     public let checks: [CheckResult]
     /// Requested elements of this docType that the answer did not contain (the holder may decline); empty when
     /// the caller gave no request.
     public let notReturned: [ElementReference]
+    /// Set for a document from `zkDocuments`: proven in zero knowledge, with what that does not prove.
+    public let zeroKnowledge: ZeroKnowledgeSummary?
+
+    public init(docType: String, verified: Bool, claims: [Claim], issuer: IssuerSummary, validityInfo: ValidityInfo?,
+                deviceAuthentication: DeviceAuthenticationKind?, checks: [CheckResult], notReturned: [ElementReference],
+                zeroKnowledge: ZeroKnowledgeSummary? = nil) {
+        self.docType = docType
+        self.verified = verified
+        self.claims = claims
+        self.issuer = issuer
+        self.validityInfo = validityInfo
+        self.deviceAuthentication = deviceAuthentication
+        self.checks = checks
+        self.notReturned = notReturned
+        self.zeroKnowledge = zeroKnowledge
+    }
 
     /// The first failing check's code, in check order.
     public var firstFailureCode: VerificationErrorCode? {

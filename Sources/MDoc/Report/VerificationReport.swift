@@ -8,6 +8,8 @@ public struct VerificationReport: Sendable {
     /// A readable reason for a response-level failure (parser reason with offset, envelope problem, ...).
     public let failureDetail: String?
     public let documents: [DocumentReport]
+    /// For a response refused for want of capacity (``FailureCode/zkCapacityExhausted``): when to try again.
+    public private(set) var retryAfterSeconds: Int?
 
     public init(documents: [DocumentReport]) {
         self.documents = documents
@@ -20,6 +22,13 @@ public struct VerificationReport: Sendable {
     /// A response that could not be judged document by document.
     public static func failure(_ code: FailureCode, _ detail: String) -> VerificationReport {
         VerificationReport(code: code, detail: detail)
+    }
+
+    /// A response not judged because the work it needs cannot be done now; the caller may retry after `seconds`.
+    public static func busy(_ code: FailureCode, _ detail: String, retryAfterSeconds seconds: Int) -> VerificationReport {
+        var report = VerificationReport(code: code, detail: detail)
+        report.retryAfterSeconds = max(1, seconds)
+        return report
     }
 
     private init(code: FailureCode, detail: String) {

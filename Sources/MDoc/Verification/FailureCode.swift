@@ -22,6 +22,7 @@ public struct FailureCode: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let deviceResponseLimitExceeded = FailureCode(.deviceResponseLimitExceeded)
     public static let sessionTranscriptMalformed = FailureCode(.sessionTranscriptMalformed)
     public static let documentsNotReturned = FailureCode(.documentsNotReturned)
+    public static let zkCapacityExhausted = FailureCode(.zkCapacityExhausted)
     public static let envelopeMalformed = FailureCode(.envelopeMalformed)
     public static let envelopeUnsupported = FailureCode(.envelopeUnsupported)
     public static let recipientKeyUnknown = FailureCode(.recipientKeyUnknown)

@@ -51,6 +51,9 @@ public struct MDocVerifier: Sendable {
         if let problem = Self.sessionTranscriptProblem(sessionTranscript) {
             return PreparedResponse(transcriptProblem: problem, contexts: [], statusReferences: [])
         }
+        let zkContexts = response.zkDocuments.map {
+            ZKDocumentContext(document: $0, sessionTranscript: sessionTranscript, options: options, trust: trust)
+        }
         var references = Set<StatusReferenceKey>()
         let contexts = response.documents.map { document in
             var context = DocumentContext(document: document, sessionTranscript: sessionTranscript, options: options, trust: trust)
@@ -60,18 +63,28 @@ public struct MDocVerifier: Sendable {
             }
             return context
         }
-        return PreparedResponse(transcriptProblem: nil, contexts: contexts, statusReferences: references)
+        return PreparedResponse(transcriptProblem: nil, contexts: contexts, statusReferences: references, zkContexts: zkContexts)
     }
 
     /// The second half: every check of every document, with the status evidence resolved for
     /// ``PreparedResponse/statusReferences``.
-    public func finish(_ prepared: PreparedResponse, statusEvidence: [StatusReferenceKey: StatusEvidence]) -> VerificationReport {
+    ///
+    /// `zeroKnowledgeOutcomes` are those of ``PreparedResponse/zeroKnowledgeProofs``, in order (nil: a proof
+    /// verified; otherwise why not). Without them the proofs run here, on the caller's thread.
+    public func finish(_ prepared: PreparedResponse, statusEvidence: [StatusReferenceKey: StatusEvidence],
+                       zeroKnowledgeOutcomes: [String?]? = nil) -> VerificationReport {
         if let problem = prepared.transcriptProblem { return .failure(.sessionTranscriptMalformed, problem) }
-        return VerificationReport(documents: prepared.contexts.map { context in
+        var outcomes = (zeroKnowledgeOutcomes ?? prepared.zeroKnowledgeProofs.map { $0.run() })[...]
+        let documents = prepared.contexts.map { context in
             var context = context
             context.options.statusEvidence = statusEvidence
             return verify(context)
-        })
+        }
+        let zkDocuments = prepared.zkContexts.map { context -> DocumentReport in
+            guard context.proofJob != nil else { return context.report(proofFailure: nil) }
+            return context.report(proofFailure: .some(outcomes.popFirst() ?? "the proof's outcome is missing"))
+        }
+        return VerificationReport(documents: documents + zkDocuments)
     }
 
     /// Why `bytes` is not a SessionTranscript (ISO 18013-5 §9.1.5.1: an array of DeviceEngagementBytes,
@@ -106,7 +119,8 @@ public struct MDocVerifier: Sendable {
             validityInfo: context.mso.validityInfo,
             deviceAuthentication: Self.deviceAuthenticationKind(context.document),
             checks: results,
-            notReturned: RequestedElementsCheck.notReturned(context.document, requested: context.options.requestedItems))
+            notReturned: RequestedElementsCheck.notReturned(context.document, requested: context.options.requestedItems),
+            zeroKnowledge: nil)
     }
 
     /// The claims of a document. When the request is known, an element it did not ask for is left out entirely:

@@ -1,3 +1,5 @@
+import ZKMdoc
+
 /// A DeviceResponse half verified by ``MDocVerifier/prepare(_:sessionTranscript:options:)``: what is known before
 /// revocation is looked up.
 public struct PreparedResponse: Sendable {
@@ -11,4 +13,19 @@ public struct PreparedResponse: Sendable {
     /// (or an issuer's that no longer counts), and fetching it would let a request make this service call a URI for
     /// a document that fails anyway.
     public let statusReferences: Set<StatusReferenceKey>
+    /// The `zkDocuments`, with every check but the proof settled.
+    let zkContexts: [ZKDocumentContext]
+
+    init(transcriptProblem: String?, contexts: [DocumentContext], statusReferences: Set<StatusReferenceKey>,
+         zkContexts: [ZKDocumentContext] = []) {
+        self.transcriptProblem = transcriptProblem
+        self.contexts = contexts
+        self.statusReferences = statusReferences
+        self.zkContexts = zkContexts
+    }
+
+    /// The zero-knowledge proofs left to check, in document order: run them (``ZKProofJob/run()``, on a
+    /// ``ZKProofPool`` in the service) and hand the outcomes, in the same order, to
+    /// ``MDocVerifier/finish(_:statusEvidence:zeroKnowledgeOutcomes:)``.
+    public var zeroKnowledgeProofs: [ZKProofJob] { zkContexts.compactMap(\.proofJob) }
 }

@@ -11,4 +11,10 @@ public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
     case deviceKeyAuthorizations = "device.keyAuthorizations"
     case msoStatus = "mso.status"
     case requestElements = "request.elements"
+    // Zero-knowledge documents (`zkDocuments`): these replace issuer.signature to device.keyAuthorizations, which a
+    // proof covers without revealing what they read.
+    case zkSystem = "zk.system"
+    case zkNameSpace = "zk.nameSpace"
+    case zkTimestamp = "zk.timestamp"
+    case zkProof = "zk.proof"
 }

@@ -43,10 +43,25 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     // request.elements
     /// The answer discloses an element (or a docType) the request did not ask for.
     case elementNotRequested = "ELEMENT_NOT_REQUESTED"
+    // Zero-knowledge documents
+    /// zk.system: the document names a proof system this verifier does not accept (or ZK is not configured), or
+    /// discloses another number of elements than the system proves.
+    case zkSystemNotAccepted = "ZK_SYSTEM_NOT_ACCEPTED"
+    /// zk.nameSpace: verifierd reads no ZK document of this docType (the namespace cannot be fixed).
+    case zkDocTypeUnsupported = "ZK_DOCTYPE_UNSUPPORTED"
+    /// zk.nameSpace: the document names another namespace than its docType's (a proof does not bind the namespace).
+    case zkNameSpaceMismatch = "ZK_NAMESPACE_MISMATCH"
+    /// zk.timestamp: the time the proof states is outside the freshness window.
+    case zkTimestampNotFresh = "ZK_TIMESTAMP_NOT_FRESH"
+    /// zk.proof: the proof does not prove the statement (or the DS key is not P-256, the only curve the circuits verify).
+    case zkProofInvalid = "ZK_PROOF_INVALID"
     // Whole-response failures
     case deviceResponseMalformed = "DEVICE_RESPONSE_MALFORMED"
     /// The response is well formed but holds more documents than one request may verify.
     case deviceResponseLimitExceeded = "DEVICE_RESPONSE_LIMIT_EXCEEDED"
+    /// Zero-knowledge proofs are being checked at the configured limit: the response was not judged (HTTP 503 with
+    /// Retry-After).
+    case zkCapacityExhausted = "ZK_CAPACITY_EXHAUSTED"
     case sessionTranscriptMalformed = "SESSION_TRANSCRIPT_MALFORMED"
     /// The DeviceResponse is well formed but returns no document (the holder declined, or the wallet reported an
     /// error in `status` / `documentErrors`).

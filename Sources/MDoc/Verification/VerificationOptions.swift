@@ -1,4 +1,5 @@
 import Foundation
+import ZKMdoc
 
 /// How strictly the ISO 18013-5 Annex B certificate profile is applied.
 public enum ProfileCheckMode: String, Sendable, Codable, CaseIterable {
@@ -44,6 +45,8 @@ public struct VerificationOptions: Sendable {
     /// Where the SessionTranscript came from; with ``SessionTranscriptSource/caller`` the `device.authentication`
     /// detail says that the transcript was the caller's.
     public var sessionTranscriptSource: SessionTranscriptSource = .verifier
+    /// The zero-knowledge systems accepted and where proofs run; nil: every ZK document fails `zk.system`.
+    public var zeroKnowledge: ZkDocumentVerifier?
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
                 profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: EphemeralReaderKey? = nil) {

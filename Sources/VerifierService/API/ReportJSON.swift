@@ -63,6 +63,13 @@ enum ReportJSON {
         writer.string(document.docType)
         writer.key("verified")
         writer.bool(document.verified)
+        if let zk = document.zeroKnowledge {
+            // A proof, not the mdoc: its claims are verified issuer data, but the reader must see what it leaves out.
+            writer.key("zk")
+            writer.bool(true)
+            writer.key("zeroKnowledge")
+            write(zk, into: &writer)
+        }
         if includeClaims && document.verified {
             writer.key("claims")
             writeClaims(document.claims, source: .issuerSigned, into: &writer)
@@ -74,7 +81,7 @@ enum ReportJSON {
         writer.key("issuer")
         write(document.issuer, into: &writer)
         writer.key("validity")
-        write(document.validityInfo, into: &writer)
+        if let validity = document.validityInfo { write(validity, into: &writer) } else { writer.null() }
         writer.key("deviceAuthentication")
         if let method = document.deviceAuthentication { writer.string(method.rawValue) } else { writer.null() }
         writer.key("checks")
@@ -95,6 +102,31 @@ enum ReportJSON {
             }
             writer.endObject()
         }
+        writer.endObject()
+    }
+
+    static func write(_ zk: ZeroKnowledgeSummary, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("system")
+        writer.string(zk.system)
+        if let hash = zk.circuitHash {
+            writer.key("circuitHash")
+            writer.string(hash)
+        }
+        if let version = zk.version {
+            writer.key("version")
+            writer.int(Int64(version))
+        }
+        writer.key("timestamp")
+        writer.string(zk.timestamp)
+        writer.key("proves")
+        writer.beginArray()
+        for token in ZeroKnowledgeSummary.proves { writer.string(token) }
+        writer.endArray()
+        writer.key("doesNotProve")
+        writer.beginArray()
+        for token in ZeroKnowledgeSummary.doesNotProve { writer.string(token) }
+        writer.endArray()
         writer.endObject()
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import ReaderAuthentication
 import ServerTLS
 import TrustLists
+import ZKMdoc
 
 /// Every key, certificate chain and signer anchor the configuration names, read and checked before anything is
 /// written: merchant encryption keys, the reader-token signing key, the reader-authentication key and chain, VICAL
@@ -14,6 +15,10 @@ public struct ServiceKeyMaterial: Sendable {
     let readerAuth: ReaderAuthenticationKey?
     let vicalSigners: [String: VICALSignerAnchor]
     let tlsIdentity: TLSServerIdentity?
+    /// The accepted zero-knowledge systems whose circuits loaded (`zk.systems`).
+    var zkSystems: [ZKSystem] = []
+    /// Systems left out because their circuit file is missing (`zk.missingCircuits` warn), for the start-up warnings.
+    var zkMissing: [String] = []
 
     /// Reads everything `configuration` names.
     public static func load(_ configuration: ServiceConfiguration) throws(ConfigurationError) -> ServiceKeyMaterial {
@@ -32,8 +37,32 @@ public struct ServiceKeyMaterial: Sendable {
                 throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
             }
         }
-        return ServiceKeyMaterial(merchantKeys: merchantKeys, readerTokens: readerTokens, readerAuth: readerAuth,
-                                  vicalSigners: vicalSigners, tlsIdentity: tlsIdentity)
+        var material = ServiceKeyMaterial(merchantKeys: merchantKeys, readerTokens: readerTokens, readerAuth: readerAuth,
+                                          vicalSigners: vicalSigners, tlsIdentity: tlsIdentity)
+        if let zk = configuration.zeroKnowledge {
+            (material.zkSystems, material.zkMissing) = try zkSystems(zk)
+        }
+        return material
+    }
+
+    /// Loads each `zk.systems` circuit (a second or so each); a file whose content is not its system's circuit
+    /// stops the start, naming the file; a missing one too, unless `zk.missingCircuits` is `warn`.
+    static func zkSystems(_ section: ServiceConfiguration.ZeroKnowledge) throws(ConfigurationError) -> ([ZKSystem], [String]) {
+        let entries = section.systems.map {
+            ZKSystemLoader.Entry(version: $0.version, attributes: $0.attributes, file: $0.circuitFile, id: $0.id)
+        }
+        var systems: [ZKSystem] = []
+        var missing: [String] = []
+        for (index, result) in ZKSystemLoader.load(entries).enumerated() {
+            switch result {
+            case .success(let system): systems.append(system)
+            case .failure(.missing(let path)) where section.missingCircuits == .warn:
+                missing.append("zk.systems[\(index)] (version \(entries[index].version), \(entries[index].attributes) attribute(s)): \(path)")
+            case .failure(let failure):
+                throw ConfigurationError(key: "zk.systems[\(index)].circuitFile", failure.description)
+            }
+        }
+        return (systems, missing)
     }
 
     /// Reads each `apple.encryptionKeys` file; a problem names the key's position.

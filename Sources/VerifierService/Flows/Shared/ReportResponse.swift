@@ -16,6 +16,13 @@ extension HTTPServerResponse {
             problem.logAnnotations = ["outcome": outcome]
             throw problem
         }
+        if let code = report.failureCode, code == .zkCapacityExhausted, let seconds = report.retryAfterSeconds {
+            // Not judged: the proof pool is full. Nothing about the response is known, so no report.
+            var problem = ServiceProblem(.serviceUnavailable, code.rawValue, report.failureDetail ?? code.rawValue)
+                .with(.retryAfter, String(seconds))
+            problem.logAnnotations = ["outcome": outcome]
+            throw problem
+        }
         var response = HTTPServerResponse.json(ReportJSON.bytes(report, includeClaims: true, extra: extra),
                                                status: report.verified ? .ok : .unprocessableContent)
         response.logAnnotations = ["outcome": outcome]

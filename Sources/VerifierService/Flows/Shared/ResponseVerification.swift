@@ -7,6 +7,7 @@ import SDJWTVC
 import StatusList
 import TrustManagement
 import TrustStore
+import ZKMdoc
 
 /// The configuration's verification settings (options, status policy, the trust set in force) handed to the
 /// library's ``StatusAwareVerifier``, which every flow verifies through.
@@ -24,11 +25,15 @@ struct ResponseVerification: Sendable {
     /// The oldest KB-JWT `iat` accepted, before the clock skew: the longer of the session lifetime and the
     /// configured maximum age.
     let keyBindingMaxAge: TimeInterval
+    /// The accepted zero-knowledge systems and the proof pool; nil without a `zk` section.
+    let zeroKnowledge: ZkDocumentVerifier?
 
     init(configuration: ServiceConfiguration, trust: LiveTrustSet, statusResolver: StatusResolver,
-         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: LiveTrustSet? = nil, outbound: OutboundFetcher)
+         now: @escaping @Sendable () -> Date, sdJwtVcIssuers: LiveTrustSet? = nil, outbound: OutboundFetcher,
+         zeroKnowledge: ZkDocumentVerifier? = nil)
     {
         self.trust = trust
+        self.zeroKnowledge = zeroKnowledge
         self.sdJwtVcIssuers = sdJwtVcIssuers
         // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
         var issuerKeys: JWTVCIssuerMetadataResolver?
@@ -51,6 +56,7 @@ struct ResponseVerification: Sendable {
         var options = VerificationOptions(verificationTime: time, clockSkew: clockSkew, profileChecks: profileChecks,
                                           profileChecksByAnchor: profileChecksByAnchor, readerKey: readerKey)
         options.statusPolicy = statusPolicy
+        options.zeroKnowledge = zeroKnowledge
         return options
     }
 
