@@ -181,7 +181,7 @@ let package = Package(
         // The reader's side of a request: signed DeviceRequests (readerAuth, readerAuthAll) and the reader key and
         // certificate chain that sign them. Shared by the web and proximity flows. No HTTP.
         .target(name: "ReaderAuthentication", dependencies: [
-            "CBOR", "MDoc", "Encodings", "CertificationPath",
+            "CBOR", "MDoc", "ZKMdoc", "Encodings", "CertificationPath",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

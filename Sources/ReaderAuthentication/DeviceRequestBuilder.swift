@@ -1,5 +1,6 @@
 import CBOR
 import MDoc
+import ZKMdoc
 
 /// Builds a `DeviceRequest` (ISO 18013-5 8.3.2.1.2.1) for a web or proximity request, signed as the mode says.
 ///
@@ -46,12 +47,17 @@ public struct DeviceRequestBuilder: Sendable {
         return encoder.encode(.map(request))
     }
 
-    /// `ItemsRequestBytes = #6.24(bstr .cbor {"docType", "nameSpaces": {ns: {element: intentToRetain}}})`.
+    /// `ItemsRequestBytes = #6.24(bstr .cbor {"docType", "nameSpaces": {ns: {element: intentToRetain}},
+    /// ? "requestInfo": {"zkRequest": ZkRequest}})`.
     static func itemsRequestBytes(_ document: RequestedItems.Document, encoder: CBOREncoder) -> CBOR {
         let nameSpaces: [CBOR.Pair] = document.nameSpaces.map { entry in
             .init(.text(entry.nameSpace), .map(entry.elements.map { .init(.text($0.identifier), .bool($0.intentToRetain)) }))
         }
-        let itemsRequest: CBOR = .map([.init("docType", .text(document.docType)), .init("nameSpaces", .map(nameSpaces))])
+        var fields: [CBOR.Pair] = [.init("docType", .text(document.docType)), .init("nameSpaces", .map(nameSpaces))]
+        if let zk = document.zeroKnowledge {
+            fields.append(.init("requestInfo", .map([.init("zkRequest", zk.cbor)])))
+        }
+        let itemsRequest: CBOR = .map(fields)
         return .tagged(CBORTag.encodedCBOR, .bytes(encoder.encode(itemsRequest)))
     }
 

@@ -1,3 +1,5 @@
+import ZKMdoc
+
 /// What the reader asked for (the ItemsRequests of a DeviceRequest), so a report can compare the answer with it.
 ///
 /// ISO 18013-5 8.3.2.1.2.1: an mdoc returns only requested data elements, and may withhold any of them (the holder
@@ -18,18 +20,24 @@ public struct RequestedItems: Sendable, Equatable {
     public struct Document: Sendable, Equatable {
         public let docType: String
         public let nameSpaces: [(nameSpace: String, elements: [Element])]
+        /// The zero-knowledge proof systems offered for this document (its ItemsRequest's `requestInfo.zkRequest`).
+        public let zeroKnowledge: ZKRequest?
 
-        public init(docType: String, nameSpaces: [(nameSpace: String, elements: [Element])]) {
+        public init(docType: String, nameSpaces: [(nameSpace: String, elements: [Element])], zeroKnowledge: ZKRequest? = nil) {
             self.docType = docType
             self.nameSpaces = nameSpaces
+            self.zeroKnowledge = zeroKnowledge
         }
+
+        /// Every requested element, in request order.
+        public var elementCount: Int { nameSpaces.reduce(0) { $0 + $1.elements.count } }
 
         public func contains(nameSpace: String, identifier: String) -> Bool {
             nameSpaces.contains { $0.nameSpace == nameSpace && $0.elements.contains { $0.identifier == identifier } }
         }
 
         public static func == (lhs: Document, rhs: Document) -> Bool {
-            lhs.docType == rhs.docType && lhs.nameSpaces.count == rhs.nameSpaces.count
+            lhs.docType == rhs.docType && lhs.zeroKnowledge == rhs.zeroKnowledge && lhs.nameSpaces.count == rhs.nameSpaces.count
                 && zip(lhs.nameSpaces, rhs.nameSpaces).allSatisfy { $0.nameSpace == $1.nameSpace && $0.elements == $1.elements }
         }
     }

@@ -8,6 +8,7 @@ import OpenID4VP
 import ReaderAuthentication
 import SessionStore
 import StrictJSON
+import ZKMdoc
 import TrustStore
 
 /// OpenID4VP 1.0 for mdocs: `POST /v1/oid4vp/requests` and `/v1/oid4vp/verify` (Digital Credentials API, both
@@ -30,7 +31,7 @@ struct OpenID4VPHandler: Sendable {
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
-        let requested = try Self.query(documents: body.documents, dcql: body.dcql_query)
+        let requested = try Self.query(documents: body.documents, dcql: body.dcql_query, zeroKnowledge: verification.zeroKnowledge)
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
@@ -45,8 +46,8 @@ struct OpenID4VPHandler: Sendable {
     }
 
     /// The DCQL query: the caller's own (`dcql_query`, checked), or one made from `documents` (or the default).
-    static func query(documents: [RequestedDocument]?, dcql: RawJSON?) throws(ServiceProblem) -> DCQLQuery {
-        guard let raw = dcql else { return DCQLQuery(try RequestedDocument.items(documents)) }
+    static func query(documents: [RequestedDocument]?, dcql: RawJSON?, zeroKnowledge: ZkDocumentVerifier?) throws(ServiceProblem) -> DCQLQuery {
+        guard let raw = dcql else { return DCQLQuery(try RequestedDocument.items(documents, zeroKnowledge: zeroKnowledge)) }
         guard documents == nil else { throw ServiceProblem.invalidRequest("give \"documents\" or \"dcql_query\", not both") }
         let query: DCQLQuery
         do {

@@ -38,7 +38,7 @@ struct ProximityHandler: Sendable {
         case (nil, let deviceRequest?):
             readerRequest = .deviceRequest(try RequestDecoding.base64(deviceRequest, field: "deviceRequest"))
         case (let documents, nil):
-            readerRequest = .items(try RequestedDocument.items(documents))
+            readerRequest = .items(try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge))
         }
         var eReaderKey = P256.KeyAgreement.PrivateKey()
         if let hex = body.eReaderPrivateKey {
