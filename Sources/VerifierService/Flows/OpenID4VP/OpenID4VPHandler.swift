@@ -32,6 +32,10 @@ struct OpenID4VPHandler: Sendable {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
         let requested = try Self.query(documents: body.documents, dcql: body.dcql_query, zeroKnowledge: verification.zeroKnowledge)
+        if requested.requested.offersZeroKnowledge {
+            throw ServiceProblem(.badRequest, "ZK_NOT_AVAILABLE", "OpenID4VP requests carry no zero-knowledge request (its "
+                                 + "mso_mdoc_zk format is a proposal): ask through /v1/web/requests or /v1/presentations/requests")
+        }
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
