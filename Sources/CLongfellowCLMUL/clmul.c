@@ -100,6 +100,25 @@ vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b) {
     return out;
 }
 
+/* The equality table's doubling passes, in place from the back: for each variable v (last first), t'[2i+1] = t[i]·v
+   and t'[2i] = t[i] + t'[2i+1] (characteristic 2: minus is plus). table holds 1 << nvars entries. */
+__attribute__((target("pclmul,sse4.1")))
+void vd_gf128_eq_table_clmul(vd_gf128 *table, const vd_gf128 *variables, size_t nvars) {
+    size_t size = 1;
+    for (size_t k = nvars; k-- > 0;) {
+        const __m128i v = load(variables[k]);
+        for (size_t i = size; i-- > 0;) {
+            __m128i l, h;
+            const __m128i t = load(table[i]);
+            product256(t, v, &l, &h);
+            const __m128i high = reduce256(l, h);
+            table[2 * i] = store(_mm_xor_si128(t, high));
+            table[2 * i + 1] = store(high);
+        }
+        size *= 2;
+    }
+}
+
 #else
 
 int vd_cpu_has_clmul(void) { return 0; }
@@ -124,42 +143,120 @@ vd_gf128 vd_gf128_mul_clmul(vd_gf128 a, vd_gf128 b) {
     return zero;
 }
 
+void vd_gf128_eq_table_clmul(vd_gf128 *table, const vd_gf128 *variables, size_t nvars) {
+    (void)table; (void)variables; (void)nvars;
+}
+
 #endif
 
-/* CIOS Montgomery multiplication; -p^-1 mod 2^64 is 1 because p = -1 mod 2^64. */
+/* CIOS Montgomery multiplication, unrolled for p = 2^256 − 2^224 + 2^192 + 2^96 − 1: −p^-1 mod 2^64 is 1 (p is −1 mod
+   2^64), so each round's m is the low word itself; m·p0 + t0 = m·2^64 (the low word becomes 0, m carries); p2 is 0.
+   Two products per round instead of four. */
 void vd_fp256_montgomery_multiply(const uint64_t a[4], const uint64_t b[4], uint64_t out[4]) {
     static const uint64_t p[4] = {0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFFull, 0, 0xFFFFFFFF00000001ull};
-    uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+    typedef unsigned __int128 u128;
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
     for (int i = 0; i < 4; i++) {
-        unsigned __int128 carry = 0;
-        for (int j = 0; j < 4; j++) {
-            carry += (unsigned __int128)a[j] * b[i] + t[j];
-            t[j] = (uint64_t)carry;
-            carry >>= 64;
-        }
-        carry += t[4];
-        t[4] = (uint64_t)carry;
-        t[5] = (uint64_t)(carry >> 64);
-        const uint64_t m = t[0];
-        carry = (unsigned __int128)m * p[0] + t[0];
-        carry >>= 64;
-        for (int j = 1; j < 4; j++) {
-            carry += (unsigned __int128)m * p[j] + t[j];
-            t[j - 1] = (uint64_t)carry;
-            carry >>= 64;
-        }
-        carry += t[4];
-        t[3] = (uint64_t)carry;
-        t[4] = t[5] + (uint64_t)(carry >> 64);
+        const uint64_t bi = b[i];
+        u128 c = (u128)a[0] * bi + t0;
+        t0 = (uint64_t)c;
+        c = (c >> 64) + (u128)a[1] * bi + t1;
+        t1 = (uint64_t)c;
+        c = (c >> 64) + (u128)a[2] * bi + t2;
+        t2 = (uint64_t)c;
+        c = (c >> 64) + (u128)a[3] * bi + t3;
+        t3 = (uint64_t)c;
+        c = (c >> 64) + t4;
+        t4 = (uint64_t)c;
+        const uint64_t t5 = (uint64_t)(c >> 64);
+        const uint64_t m = t0;
+        c = (u128)m + (u128)m * p[1] + t1;
+        t0 = (uint64_t)c;
+        c = (c >> 64) + t2;
+        t1 = (uint64_t)c;
+        c = (c >> 64) + (u128)m * p[3] + t3;
+        t2 = (uint64_t)c;
+        c = (c >> 64) + t4;
+        t3 = (uint64_t)c;
+        t4 = t5 + (uint64_t)(c >> 64);
     }
-    /* Subtract p once when the result is p or more (t[4] set, or t[0..3] >= p). */
+    /* Subtract p once when the result is p or more (t4 set, or t0..t3 >= p). */
+    const uint64_t t[4] = {t0, t1, t2, t3};
     uint64_t r[4];
-    unsigned __int128 borrow = 0;
+    u128 borrow = 0;
     for (int j = 0; j < 4; j++) {
-        unsigned __int128 d = (unsigned __int128)t[j] - p[j] - (uint64_t)borrow;
+        u128 d = (u128)t[j] - p[j] - (uint64_t)borrow;
         r[j] = (uint64_t)d;
         borrow = (d >> 64) & 1;
     }
-    const int use_reduced = t[4] != 0 || borrow == 0;
+    const int use_reduced = t4 != 0 || borrow == 0;
     for (int j = 0; j < 4; j++) out[j] = use_reduced ? r[j] : t[j];
+}
+
+/* (a − b) mod p for a, b below p. */
+static inline void fp256_subtract(const uint64_t a[4], const uint64_t b[4], uint64_t out[4]) {
+    static const uint64_t p[4] = {0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFFull, 0, 0xFFFFFFFF00000001ull};
+    uint64_t d[4];
+    unsigned __int128 borrow = 0;
+    for (int j = 0; j < 4; j++) {
+        unsigned __int128 x = (unsigned __int128)a[j] - b[j] - (uint64_t)borrow;
+        d[j] = (uint64_t)x;
+        borrow = (x >> 64) & 1;
+    }
+    /* Add p back when it went below zero (mask, no branch on the values). */
+    const uint64_t mask = (uint64_t)0 - (uint64_t)borrow;
+    unsigned __int128 carry = 0;
+    for (int j = 0; j < 4; j++) {
+        carry += (unsigned __int128)d[j] + (p[j] & mask);
+        out[j] = (uint64_t)carry;
+        carry >>= 64;
+    }
+}
+
+void vd_fp256_eq_table(uint64_t *table, const uint64_t *variables, size_t nvars) {
+    size_t size = 1;
+    for (size_t k = nvars; k-- > 0;) {
+        const uint64_t *v = variables + 4 * k;
+        for (size_t i = size; i-- > 0;) {
+            uint64_t t[4] = {table[4 * i], table[4 * i + 1], table[4 * i + 2], table[4 * i + 3]};
+            uint64_t high[4], low[4];
+            vd_fp256_montgomery_multiply(t, v, high);
+            fp256_subtract(t, high, low);
+            for (int j = 0; j < 4; j++) {
+                table[8 * i + j] = low[j];
+                table[8 * i + 4 + j] = high[j];
+            }
+        }
+        size *= 2;
+    }
+}
+
+/* (a + b) mod p for a, b below p. */
+static inline void fp256_add(const uint64_t a[4], const uint64_t b[4], uint64_t out[4]) {
+    static const uint64_t p[4] = {0xFFFFFFFFFFFFFFFFull, 0x00000000FFFFFFFFull, 0, 0xFFFFFFFF00000001ull};
+    uint64_t s[4], r[4];
+    unsigned __int128 carry = 0;
+    for (int j = 0; j < 4; j++) {
+        carry += (unsigned __int128)a[j] + b[j];
+        s[j] = (uint64_t)carry;
+        carry >>= 64;
+    }
+    unsigned __int128 borrow = 0;
+    for (int j = 0; j < 4; j++) {
+        unsigned __int128 d = (unsigned __int128)s[j] - p[j] - (uint64_t)borrow;
+        r[j] = (uint64_t)d;
+        borrow = (d >> 64) & 1;
+    }
+    const int use_reduced = carry != 0 || borrow == 0;
+    for (int j = 0; j < 4; j++) out[j] = use_reduced ? r[j] : s[j];
+}
+
+void vd_fp256_dot(const uint64_t *a, const uint64_t *b, size_t n, uint64_t out[4]) {
+    uint64_t sum[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        uint64_t product[4];
+        vd_fp256_montgomery_multiply(a + 4 * i, b + 4 * i, product);
+        fp256_add(sum, product, sum);
+    }
+    for (int j = 0; j < 4; j++) out[j] = sum[j];
 }

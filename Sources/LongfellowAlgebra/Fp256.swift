@@ -1,3 +1,5 @@
+import CLongfellowCLMUL
+
 /// An element of the P-256 base field, p = 2^256 − 2^224 + 2^192 + 2^96 − 1: the field of Longfellow's signature
 /// circuit. Kept in Montgomery form (R = 2^256) in four 64-bit limbs, low limb first; on the wire 32 bytes,
 /// little-endian, canonical (below p: anything else is refused, never reduced).
@@ -18,6 +20,21 @@ public struct Fp256: Hashable, Sendable, CustomStringConvertible {
 
     public static let zero = Fp256(montgomery: (0, 0, 0, 0))
     /// R mod p.
+    /// Σ a[i]·b[i] over the first `count` pairs (one C loop: products and sums without a call per element).
+    public static func dot(_ a: UnsafeBufferPointer<Fp256>, _ b: UnsafeBufferPointer<Fp256>, count: Int) -> Fp256 {
+        precondition(count <= a.count && count <= b.count, "a dot product past its vectors")
+        var out: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        guard count > 0 else { return .zero }
+        withUnsafeMutableBytes(of: &out) { o in
+            UnsafeRawBufferPointer(a).withMemoryRebound(to: UInt64.self) { x in
+                UnsafeRawBufferPointer(b).withMemoryRebound(to: UInt64.self) { y in
+                    vd_fp256_dot(x.baseAddress, y.baseAddress, count, o.baseAddress!.assumingMemoryBound(to: UInt64.self))
+                }
+            }
+        }
+        return Fp256(montgomery: out)
+    }
+
     public static let one = Fp256(montgomery: (1, 0xFFFF_FFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFE))
 
     /// The element of a value below p given in limbs (low first); nil when it is not below p.

@@ -106,4 +106,22 @@ extension FieldTests {
             #expect(c == swift)
         }
     }
+
+    /// The C dot product of the Reed–Solomon rows against the sum of Swift products.
+    @Test func theP256DotProductIsTheSumOfProducts() {
+        var generator = SeededGenerator(seed: 0x646F_7470)
+        var values: [Fp256] = [.zero - .one, .zero - .one, .one]
+        while values.count < 515 {
+            if let value = Fp256(canonicalLimbs: (generator.next(), generator.next(), generator.next(), generator.next() >> 1)) {
+                values.append(value)
+            }
+        }
+        let a = Array(values[0..<257]), b = Array(values[257..<514])
+        for count in [0, 1, 2, 100, 257] {
+            var expected = Fp256.zero
+            for i in 0..<count { expected = expected + a[i] * b[i] }
+            let dot = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in Fp256.dot(x, y, count: count) } }
+            #expect(dot == expected, "\(count) pairs")
+        }
+    }
 }

@@ -37,4 +37,11 @@ vd_gf128 vd_gf128_bind_steps_clmul(const uint32_t *indexes, size_t n, const vd_q
 /// limbs each, low limb first (Montgomery multiplication, portable C).
 void vd_fp256_montgomery_multiply(const uint64_t a[4], const uint64_t b[4], uint64_t out[4]);
 
+/// The equality table eq(X, i) = Π_k (bit k of i ? X_k : 1 − X_k) for every i < 2^nvars, written into table (which
+/// holds 1 << nvars entries, table[0] = 1 on entry). Hardware path only.
+void vd_gf128_eq_table_clmul(vd_gf128 *table, const vd_gf128 *variables, size_t nvars);
+/// The same over the P-256 base field, Montgomery form, four limbs per element (table[0..3] = one on entry).
+void vd_fp256_eq_table(uint64_t *table, const uint64_t *variables, size_t nvars);
+/// Σ a[i]·b[i] over n elements of the P-256 base field (Montgomery form, four limbs each), into out.
+void vd_fp256_dot(const uint64_t *a, const uint64_t *b, size_t n, uint64_t out[4]);
 #endif

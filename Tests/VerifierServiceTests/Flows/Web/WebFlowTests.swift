@@ -93,7 +93,7 @@ struct WebFlowTests {
         #expect(mistyped.status == 400)
         #expect(mistyped.json["code"] as? String == "INVALID_REQUEST")
         #expect(mistyped.json["detail"] as? String
-                == #"unknown field "documents[1].intentToRetain" (known: docType, elements)"#, "\(mistyped.text)")
+                == #"unknown field "documents[1].intentToRetain" (known: docType, elements, zk)"#, "\(mistyped.text)")
         // At the top of a body that is not flat (read by Foundation's decoder), the same rule and the same message.
         let topLevel = try await harness.post("/v1/web/requests", json: [
             "origin": "https://shop.example", "documnets": [["docType": "org.iso.18013.5.1.mDL", "elements": elements]],
