@@ -143,7 +143,7 @@ let package = Package(
         // OpenID4VP 1.0 for mdocs and SD-JWT VCs (Digital Credentials API and cross-device): request objects (signed with
         // the reader key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions, per-format verification. No HTTP.
         .target(name: "OpenID4VP", dependencies: [
-            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWTVC",
+            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWTVC", "ZKMdoc", "Longfellow",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // SD-JWT (RFC 9901): the presentation split, disclosures with digests over the received strings, their
@@ -299,7 +299,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "OpenID4VPTests", dependencies: [
-            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication", "SessionStore", "SDJWTVC",
+            "OpenID4VP", "MDoc", "CBOR", "Encodings", "StrictJSON", "TestSupport", "ReaderAuthentication", "SessionStore", "SDJWTVC", "ZKMdoc", "Longfellow",
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "PostgresStoreTests", dependencies: [

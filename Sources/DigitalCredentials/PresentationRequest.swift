@@ -27,8 +27,8 @@ public struct PresentationRequest: Sendable {
 
     /// The requests for `query`, in the order of `preference`, each only when it can be made: Annex C when
     /// `webOrigin` is given and ``annexCItems(_:)`` can express the query, OpenID4VP signed when `signer` and
-    /// `openID4VPOrigin` are given, unsigned when `openID4VPOrigin` is given, neither for a document that requires
-    /// a zero-knowledge proof (only Annex C carries `zkRequest`). OpenID4VP answers are always encrypted
+    /// `openID4VPOrigin` are given, unsigned when `openID4VPOrigin` is given (a document that requires a
+    /// zero-knowledge proof is asked as `mso_mdoc_zk` there, `zkRequest` in Annex C). OpenID4VP answers are always encrypted
     /// (`dc_api.jwt`). Each protocol has its own nonce and keys.
     public init(query: DCQLQuery, preference: [DigitalCredentialProtocol], webOrigin: SerializedOrigin?,
                 openID4VPOrigin: String?, builder: DeviceRequestBuilder, signer: RequestObjectSigner?) throws(Failure)
@@ -53,9 +53,7 @@ public struct PresentationRequest: Sendable {
                     ("deviceRequest", .string(made.deviceRequest)), ("encryptionInfo", .string(made.encryptionInfo.base64URL)),
                 ]))]))
             case .openID4VPSigned, .openID4VPUnsigned:
-                // OpenID4VP has no zero-knowledge format yet (mso_mdoc_zk is a proposal): a request that accepts only
-                // a proof is not offered where the wallet could answer with the whole mdoc.
-                guard let origin = openID4VPOrigin, !query.requested.requiresZeroKnowledge else { continue }
+                guard let origin = openID4VPOrigin else { continue }
                 let key = offer == .openID4VPSigned ? signer : nil
                 if offer == .openID4VPSigned && key == nil { continue }
                 let made: OpenID4VPRequest

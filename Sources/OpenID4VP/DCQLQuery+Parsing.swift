@@ -1,5 +1,7 @@
 import MDoc
+import Longfellow
 import StrictJSON
+import ZKMdoc
 
 extension DCQLQuery {
     /// verifierd's limits on a caller's query, beside the counts the caller passes (credentials, claims per
@@ -79,12 +81,17 @@ extension DCQLQuery {
                                               multiple: multiple))
                 continue
             }
-            guard case .string(Self.mdocFormat)? = query["format"] else {
-                throw Refusal(detail: "\(path).format is not \"mso_mdoc\" or \"dc+sd-jwt\" (the formats verifierd verifies)")
+            let zeroKnowledge: Bool
+            switch query["format"] {
+            case .string(Self.mdocFormat)?: zeroKnowledge = false
+            case .string(Self.mdocZKFormat)?: zeroKnowledge = true
+            default:
+                throw Refusal(detail: "\(path).format is not \"mso_mdoc\", \"mso_mdoc_zk\" or \"dc+sd-jwt\" (the formats verifierd verifies)")
             }
             guard case .object(let meta)? = query["meta"], case .string(let docType)? = meta["doctype_value"], !docType.isEmpty else {
                 throw Refusal(detail: "\(path).meta.doctype_value is not a non-empty string")
             }
+            let zkRequest = zeroKnowledge ? try Self.zkSystemTypes(meta, path: "\(path).meta") : nil
             guard case .array(let claims)? = query["claims"], !claims.isEmpty, claims.count <= maximumClaims else {
                 throw Refusal(detail: "\(path).claims is not an array of 1 to \(maximumClaims) claims (verifierd asks for named elements)")
             }
@@ -125,7 +132,17 @@ extension DCQLQuery {
                     nameSpaces.append((nameSpace, [element]))
                 }
             }
-            credentials.append(Credential(id: id, document: RequestedItems.Document(docType: docType, nameSpaces: nameSpaces),
+            if let zkRequest {
+                guard zkRequest.systems.allSatisfy({ $0.spec.attributeCount == elements.count }) else {
+                    throw Refusal(detail: "\(path).meta.zk_system_type names a system that does not prove \(elements.count) element(s)")
+                }
+                guard let fixed = ZKNameSpaces.nameSpace(for: docType), elements.allSatisfy({ $0.nameSpace == fixed }) else {
+                    throw Refusal(detail: "\(path): a zero-knowledge proof of \(docType.prefix(80)) discloses elements of the namespace "
+                                  + "its docType fixes only (a proof does not bind the namespace)")
+                }
+            }
+            credentials.append(Credential(id: id, document: RequestedItems.Document(docType: docType, nameSpaces: nameSpaces,
+                                                                                    zeroKnowledge: zkRequest),
                                           multiple: multiple))
         }
         var credentialSets: [CredentialSet] = []
@@ -165,5 +182,52 @@ extension DCQLQuery {
             }
         }
         self.init(credentials: credentials, credentialSets: credentialSets, original: raw)
+    }
+
+    /// `meta.zk_system_type` of an `mso_mdoc_zk` credential query: 1 to 8 systems, each `{"id"?, "system":
+    /// "longfellow-libzk-v1", "circuit_hash", "num_attributes", "version", "block_enc_hash", "block_enc_sig"}` naming a
+    /// published system of version 6 or 7 with exactly its parameters. `verifier_message` may be there (a string of at
+    /// most 1 KiB; verifierd does not use it); nothing else.
+    static func zkSystemTypes(_ meta: [String: RawJSON], path: String) throws(Refusal) -> ZKRequest {
+        if let unknown = Set(meta.keys).subtracting(["doctype_value", "zk_system_type", "verifier_message"]).sorted().first {
+            throw Refusal(detail: "\(path).\(unknown) is not a member of an mso_mdoc_zk query's meta")
+        }
+        if let message = meta["verifier_message"] {
+            guard case .string(let text) = message, text.utf8.count <= 1024 else {
+                throw Refusal(detail: "\(path).verifier_message is not a string of at most 1024 bytes")
+            }
+        }
+        guard case .array(let entries)? = meta["zk_system_type"], (1...8).contains(entries.count) else {
+            throw Refusal(detail: "\(path).zk_system_type is not an array of 1 to 8 systems")
+        }
+        var systems: [ZKRequest.System] = []
+        for (index, entry) in entries.enumerated() {
+            let at = "\(path).zk_system_type[\(index)]"
+            guard case .object(let members) = entry else { throw Refusal(detail: "\(at) is not an object") }
+            let known: Set<String> = ["id", "system", "circuit_hash", "num_attributes", "version", "block_enc_hash", "block_enc_sig"]
+            if let unknown = Set(members.keys).subtracting(known).sorted().first {
+                throw Refusal(detail: "\(at).\(unknown) is not a member of a Longfellow system")
+            }
+            guard case .string(ZKRequest.systemName)? = members["system"] else {
+                throw Refusal(detail: "\(at).system is not \"\(ZKRequest.systemName)\"")
+            }
+            guard case .string(let hash)? = members["circuit_hash"], let spec = LongfellowSystemSpec.published(circuitHash: hash) else {
+                throw Refusal(detail: "\(at).circuit_hash is not the circuit of a published version 6 or 7 system")
+            }
+            func number(_ name: String) -> Int64? { if case .integer(let value)? = members[name] { value } else { nil } }
+            guard number("num_attributes") == Int64(spec.attributeCount), number("version") == Int64(spec.version),
+                  number("block_enc_hash") == Int64(spec.blockEncodedHash), number("block_enc_sig") == Int64(spec.blockEncodedSignature)
+            else { throw Refusal(detail: "\(at) does not give the published parameters of circuit \(hash.prefix(16))…") }
+            var id = spec.circuitHash
+            if let value = members["id"] {
+                guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= 256 else {
+                    throw Refusal(detail: "\(at).id is not a string of 1 to 256 bytes")
+                }
+                id = text
+            }
+            guard !systems.contains(where: { $0.spec == spec }) else { throw Refusal(detail: "\(at) names a system twice") }
+            systems.append(ZKRequest.System(id: id, spec: spec))
+        }
+        return ZKRequest(systems: systems, required: true)
     }
 }

@@ -1,6 +1,7 @@
 import MDoc
 import SDJWTVC
 import StrictJSON
+import ZKMdoc
 
 /// The Digital Credentials Query Language query (OpenID4VP 1.0 section 6): one credential query per requested
 /// credential, an mdoc (`format: "mso_mdoc"`, `meta.doctype_value`, `claims[].path = [namespace, element]` with
@@ -30,11 +31,18 @@ public struct DCQLQuery: Sendable, Equatable {
             self.sdJwtVc = sdJwtVc
         }
 
-        /// `mso_mdoc` or `dc+sd-jwt`.
-        public var format: String { sdJwtVc == nil ? DCQLQuery.mdocFormat : DCQLQuery.sdJwtVcFormat }
+        /// `mso_mdoc`, `mso_mdoc_zk` (a document that accepts only a zero-knowledge proof) or `dc+sd-jwt`.
+        public var format: String {
+            if sdJwtVc != nil { return DCQLQuery.sdJwtVcFormat }
+            return document.zeroKnowledge?.required == true ? DCQLQuery.mdocZKFormat : DCQLQuery.mdocFormat
+        }
     }
 
     public static let mdocFormat = "mso_mdoc"
+    /// Longfellow's proposal for OpenID4VP (google/longfellow-zk docs/protocols.md): an mdoc proven in zero knowledge,
+    /// `meta.zk_system_type` listing the accepted systems. OpenID4VP 1.0 defines no ZK format; this is the one
+    /// Google Wallet and Multipaz use. Its answer is a DeviceResponse holding one `zkDocuments` entry.
+    public static let mdocZKFormat = "mso_mdoc_zk"
     public static let sdJwtVcFormat = "dc+sd-jwt"
 
     /// A credential set (6.2): options, each a list of credential ids, and whether one option must be answered.
@@ -115,11 +123,23 @@ public struct DCQLQuery: Sendable, Equatable {
     /// The query as JSON for the request object: the caller's own, unchanged, or the one made here.
     public var json: JSON {
         if let original { return JSON(original) }
-        return .object([("credentials", .array(credentials.map { credential in
-            .object([
+        return .object([("credentials", .array(credentials.map { credential -> JSON in
+            var meta: [(String, JSON)] = [("doctype_value", .string(credential.document.docType))]
+            if credential.format == Self.mdocZKFormat, let zk = credential.document.zeroKnowledge {
+                meta.append(("zk_system_type", .array(zk.systems.map { system in
+                    .object([
+                        ("id", .string(system.id)), ("system", .string(ZKRequest.systemName)),
+                        ("circuit_hash", .string(system.spec.circuitHash)),
+                        ("num_attributes", .int(Int64(system.spec.attributeCount))), ("version", .int(Int64(system.spec.version))),
+                        ("block_enc_hash", .int(Int64(system.spec.blockEncodedHash))),
+                        ("block_enc_sig", .int(Int64(system.spec.blockEncodedSignature))),
+                    ])
+                })))
+            }
+            return .object([
                 ("id", .string(credential.id)),
-                ("format", .string("mso_mdoc")),
-                ("meta", .object([("doctype_value", .string(credential.document.docType))])),
+                ("format", .string(credential.format)),
+                ("meta", .object(meta)),
                 ("claims", .array(credential.document.nameSpaces.flatMap { nameSpace in
                     nameSpace.elements.map { element in
                         JSON.object([

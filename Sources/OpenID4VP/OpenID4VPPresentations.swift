@@ -87,11 +87,26 @@ public struct OpenID4VPPresentations: Sendable {
                 }
                 // HAIP 5.3.1: one mdoc per DeviceResponse, so a query without `multiple` yields one document; the whole
                 // answer holds at most as many documents as any DeviceResponse may (bounded work on the open route).
-                if !query.credentials.isEmpty && response.documents.count != 1 {
-                    throw ResponseFailure(.vpTokenMalformed,
-                                          "the presentation for \"\(id)\" holds \(response.documents.count) documents; one DeviceResponse carries one mdoc")
+                // An mso_mdoc_zk query is answered by one zkDocuments entry and nothing else, an mso_mdoc query by
+                // one document and no proof: the format asked for is the format answered.
+                if !query.credentials.isEmpty {
+                    if credential.format == DCQLQuery.mdocZKFormat {
+                        guard response.documents.isEmpty, response.zkDocuments.count == 1 else {
+                            throw ResponseFailure(.vpTokenMalformed, "the presentation for \"\(id)\" (mso_mdoc_zk) holds "
+                                                  + "\(response.documents.count) documents and \(response.zkDocuments.count) zkDocuments; it carries one proof")
+                        }
+                        let named = response.zkDocuments[0].zkSystemId
+                        guard credential.document.zeroKnowledge?.systems.contains(where: { $0.id == named || $0.spec.circuitHash == named }) == true else {
+                            throw ResponseFailure(.vpTokenMalformed, "the presentation for \"\(id)\" is proven by a system the request did not offer")
+                        }
+                    } else if response.documents.count != 1 || !response.zkDocuments.isEmpty {
+                        throw ResponseFailure(.vpTokenMalformed,
+                                              "the presentation for \"\(id)\" holds \(response.documents.count) documents"
+                                              + (response.zkDocuments.isEmpty ? "" : " and \(response.zkDocuments.count) zkDocuments")
+                                              + "; one DeviceResponse carries one mdoc")
+                    }
                 }
-                documentCount += response.documents.count
+                documentCount += response.documents.count + response.zkDocuments.count
                 guard documentCount <= DeviceResponse.maximumDocuments else {
                     throw ResponseFailure(.vpTokenMalformed, "the vp_token holds more than \(DeviceResponse.maximumDocuments) documents")
                 }

@@ -70,6 +70,10 @@ public struct OpenID4VPRequest: Sendable {
         var formats: [(String, JSON)] = [("mso_mdoc", .object([
             ("issuerauth_alg_values", algorithms), ("deviceauth_alg_values", algorithms),
         ]))]
+        if session.query.credentials.contains(where: { $0.format == DCQLQuery.mdocZKFormat }) {
+            // The proposal defines no parameters: the systems are in each query's meta.zk_system_type.
+            formats.append((DCQLQuery.mdocZKFormat, .object([])))
+        }
         if session.query.asksForSDJWTVC {
             // B.3.4: the JWS algorithms verifierd verifies for the issuer-signed JWT and the KB-JWT (HAIP: ES256).
             let es256 = JSON.array([.string("ES256")])

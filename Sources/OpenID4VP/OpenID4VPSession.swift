@@ -2,6 +2,7 @@ import CBOR
 import Crypto
 import Foundation
 import MDoc
+import ZKMdoc
 import SDJWTVC
 import SessionStore
 
@@ -68,10 +69,12 @@ public struct OpenID4VPSession: Sendable {
     static let payloadVersion: Int64 = 1
     static let payloadMembers: Set<String> = [
         "flow", "origin", "nonce", "mode", "key", "kid", "requested", "clientId", "responseURI", "credentialIds",
-        "multiple", "redirectURI", "credentialSets", "sdJwtQueries", "sessionId",
+        "multiple", "redirectURI", "credentialSets", "sdJwtQueries", "sessionId", "zkRequests",
     ]
     /// The members of records written before `sessionId` was kept (read during an upgrade, while they live).
-    static let payloadMembersWithoutSessionId = payloadMembers.subtracting(["sessionId"])
+    static let payloadMembersWithoutSessionId = payloadMembers.subtracting(["sessionId", "zkRequests"])
+    /// Records written before zero-knowledge requests.
+    static let payloadMembersWithoutZKRequests = payloadMembers.subtracting(["zkRequests"])
 
     /// The record to store under `id`: a ``StoredPayload`` (version 1, one member per property); the private key is
     /// the secret part, sealed at rest by the store.
@@ -91,6 +94,8 @@ public struct OpenID4VPSession: Sendable {
                 ("sdJwtQueries", .array(query.credentials.map { credential in
                     credential.sdJwtVc.map { CBOR.text($0.storedJSON.text) } ?? .null
                 })),
+                // Parallel to credentialIds: null, or the zero-knowledge systems the document was asked with.
+                ("zkRequests", .array(query.credentials.map { $0.document.zeroKnowledge?.storageForm ?? .null })),
                 ("credentialSets", .array(query.credentialSets.map { set in
                     .map([.init("required", .bool(set.required)),
                           .init("options", .array(set.options.map { .array($0.map { CBOR.text($0) }) }))])
@@ -103,6 +108,7 @@ public struct OpenID4VPSession: Sendable {
     public init?(record: SessionRecord) {
         guard let payload = record.payload.withUnsafeBytes({ bytes in
                   StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembers)
+                      ?? StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembersWithoutZKRequests)
                       ?? StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembersWithoutSessionId)
               }),
               let flow = payload["flow"]?.textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
@@ -117,6 +123,8 @@ public struct OpenID4VPSession: Sendable {
         // Absent from records written before SD-JWT VC support: every credential query is then mso_mdoc.
         let sdJwtQueries = payload["sdJwtQueries"]?.arrayValue
         guard sdJwtQueries == nil || sdJwtQueries?.count == ids.count else { return nil }
+        let zkRequests = payload["zkRequests"]?.arrayValue
+        guard zkRequests == nil || zkRequests?.count == ids.count else { return nil }
         var credentials: [DCQLQuery.Credential] = []
         for index in requested.documents.indices {
             guard let id = ids[index].textValue, let many = multiple[index].boolValue else { return nil }
@@ -124,7 +132,12 @@ public struct OpenID4VPSession: Sendable {
                 guard let text = stored.textValue, let query = SDJWTVCQuery(storedJSON: Array(text.utf8)) else { return nil }
                 credentials.append(DCQLQuery.Credential(id: id, sdJwtVc: query, multiple: many))
             } else {
-                credentials.append(DCQLQuery.Credential(id: id, document: requested.documents[index], multiple: many))
+                var document = requested.documents[index]
+                if let stored = zkRequests?[index], !stored.isNull {
+                    guard let zk = ZKRequest(storageForm: stored) else { return nil }
+                    document = RequestedItems.Document(docType: document.docType, nameSpaces: document.nameSpaces, zeroKnowledge: zk)
+                }
+                credentials.append(DCQLQuery.Credential(id: id, document: document, multiple: many))
             }
         }
         var sets: [DCQLQuery.CredentialSet] = []

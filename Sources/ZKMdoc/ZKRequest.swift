@@ -42,6 +42,24 @@ public struct ZKRequest: Sendable, Equatable {
         self.required = required
     }
 
+    /// As session stores keep it: `[required, [[id, circuit hash]…]]`.
+    public var storageForm: CBOR {
+        .array([.bool(required), .array(systems.map { .array([.text($0.id), .text($0.spec.circuitHash)]) })])
+    }
+
+    /// Nil when `item` is not in ``storageForm`` or names a circuit hash no published system has.
+    public init?(storageForm item: CBORItem) {
+        guard let parts = item.arrayValue, parts.count == 2, let required = parts[0].boolValue,
+              let entries = parts[1].arrayValue, !entries.isEmpty else { return nil }
+        var systems: [System] = []
+        for entry in entries {
+            guard let pair = entry.arrayValue, pair.count == 2, let id = pair[0].textValue, let hash = pair[1].textValue,
+                  let spec = LongfellowSystemSpec.published(circuitHash: hash) else { return nil }
+            systems.append(System(id: id, spec: spec))
+        }
+        self.init(systems: systems, required: required)
+    }
+
     /// `{"systemSpecs": [ZkSystemSpec], "zkRequired": bool}`.
     public var cbor: CBOR {
         .map([.init("systemSpecs", .array(systems.map(\.cbor))), .init("zkRequired", .bool(required))])

@@ -148,6 +148,10 @@ NONCE_MIN_CHARS = 22  # 16 bytes of entropy as base64url
 B64URL_ALPHABET = ww.B64URL_ALPHABET
 KEEP: Any = object()  # "no override" marker
 MDOC_FORMAT = "mso_mdoc"
+# Longfellow's proposal for zero-knowledge mdoc proofs over OpenID4VP (google/longfellow-zk docs/protocols.md):
+# meta.zk_system_type lists the systems; answered by zk_wallet.py, which uses this wallet's request checks.
+MDOC_ZK_FORMAT = "mso_mdoc_zk"
+ZK_SYSTEM_MEMBERS = {"id", "system", "circuit_hash", "num_attributes", "version", "block_enc_hash", "block_enc_sig"}
 SDJWT_FORMAT = "dc+sd-jwt"
 SDJWT_TYP, KB_TYP = "dc+sd-jwt", "kb+jwt"
 SDJWT_PKI = TV / "sdjwt" / "pki"
@@ -243,6 +247,7 @@ class CredentialQuery:
     format: str = MDOC_FORMAT
     vct_values: list[str] = field(default_factory=list)  # dc+sd-jwt: meta.vct_values
     paths: list[list] = field(default_factory=list)  # dc+sd-jwt: claims[].path (names, null, indices)
+    zk_systems: list[dict] = field(default_factory=list)  # mso_mdoc_zk: meta.zk_system_type as sent
 
 
 @dataclass
@@ -280,7 +285,7 @@ def requested_of(credentials: list[CredentialQuery]) -> dict[str, dict[str, dict
     """The mso_mdoc queries' elements by docType (dc+sd-jwt queries are compared as DCQL, see Client.make)."""
     out: dict[str, dict[str, dict[str, bool]]] = {}
     for query in credentials:
-        if query.format != MDOC_FORMAT:
+        if query.format not in (MDOC_FORMAT, MDOC_ZK_FORMAT):
             continue
         for ns, elements in query.claims.items():
             out.setdefault(query.doctype, {}).setdefault(ns, {}).update(elements)
@@ -448,8 +453,8 @@ def check_dcql(query: Any) -> list[CredentialQuery]:
         expect(isinstance(cid, str) and CREDENTIAL_ID.fullmatch(cid) is not None,
                f"{where}.id {cid!r} is not a non-empty [A-Za-z0-9_-] string")
         expect(all(q.id != cid for q in out), f"{where}.id {cid!r} is used twice")
-        expect(credential.get("format") in (MDOC_FORMAT, SDJWT_FORMAT),
-               f"{where}.format is {credential.get('format')!r}, not mso_mdoc or dc+sd-jwt")
+        expect(credential.get("format") in (MDOC_FORMAT, MDOC_ZK_FORMAT, SDJWT_FORMAT),
+               f"{where}.format is {credential.get('format')!r}, not mso_mdoc, mso_mdoc_zk or dc+sd-jwt")
         multiple = credential.get("multiple", False)
         expect(isinstance(multiple, bool), f"{where}.multiple is not a boolean")
         if credential["format"] == SDJWT_FORMAT:
@@ -458,6 +463,14 @@ def check_dcql(query: Any) -> list[CredentialQuery]:
         meta = credential.get("meta")
         expect(isinstance(meta, dict) and isinstance(meta.get("doctype_value"), str) and meta["doctype_value"],
                f"{where}.meta.doctype_value is missing")
+        zk_systems: list[dict] = []
+        if credential["format"] == MDOC_ZK_FORMAT:
+            zk_systems = meta.get("zk_system_type")
+            expect(isinstance(zk_systems, list) and zk_systems
+                   and all(isinstance(s, dict) and set(s) <= ZK_SYSTEM_MEMBERS and s.get("system") == "longfellow-libzk-v1"
+                           and isinstance(s.get("circuit_hash"), str) and all(isinstance(s.get(k), int) for k in
+                           ("num_attributes", "version", "block_enc_hash", "block_enc_sig")) for s in zk_systems),
+                   f"{where}.meta.zk_system_type is not a non-empty array of Longfellow systems: {zk_systems!r}")
         claims = credential.get("claims")
         expect(isinstance(claims, list) and claims, f"{where}.claims is not a non-empty array")
         by_ns: dict[str, dict[str, bool]] = {}
@@ -472,7 +485,8 @@ def check_dcql(query: Any) -> list[CredentialQuery]:
             ns, element = path
             expect(element not in by_ns.get(ns, {}), f"{at}.path {path} is requested twice")
             by_ns.setdefault(ns, {})[element] = intent
-        out.append(CredentialQuery(cid, meta["doctype_value"], by_ns, multiple))
+        out.append(CredentialQuery(cid, meta["doctype_value"], by_ns, multiple, format=credential["format"],
+                                   zk_systems=zk_systems))
     sets = query.get("credential_sets")
     if sets is not None:
         expect(isinstance(sets, list) and sets, "dcql_query.credential_sets is not a non-empty array")
@@ -516,6 +530,8 @@ def check_request_object(params: Any, *, signed: bool, response_mode: str, origi
     expect(isinstance(formats, dict), "client_metadata.vp_formats_supported is missing or not a JSON object")
     if any(q.format == MDOC_FORMAT for q in credentials):
         expect(isinstance(formats.get(MDOC_FORMAT), dict), "client_metadata.vp_formats_supported.mso_mdoc is missing")
+    if any(q.format == MDOC_ZK_FORMAT for q in credentials):
+        expect(isinstance(formats.get(MDOC_ZK_FORMAT), dict), "client_metadata.vp_formats_supported.mso_mdoc_zk is missing")
     if any(q.format == SDJWT_FORMAT for q in credentials):
         sdjwt = formats.get(SDJWT_FORMAT)
         expect(isinstance(sdjwt, dict), "client_metadata.vp_formats_supported has no dc+sd-jwt for a dc+sd-jwt query")

@@ -19,6 +19,9 @@ Scenarios (one JSON line each, then a summary; exit 0 only when all met their ex
   verified        the proof verifies: 200, one document with "zk": true and exactly {"age_over_18": true}
   other-session   the same proof sealed to a second session: 422 ZK_PROOF_INVALID (its transcript differs)
   too-many        "zk" asked for five elements, which no accepted system proves: 400 ZK_NOT_AVAILABLE
+  openid4vp-verified      OpenID4VP over the DC API (signed, dc_api.jwt): the DCQL asks mso_mdoc_zk with
+                          meta.zk_system_type; the proof in the vp_token verifies (200, "zk": true)
+  openid4vp-plain-for-zk  the same query answered with the whole mdoc: VP_TOKEN_MALFORMED
 
     python3 TestVectors/generator/zk_wallet.py --base-url http://127.0.0.1:8080 --token TOKEN [--issuer test]
 
@@ -51,6 +54,7 @@ from pylongfellow.mdoc import PublicKey, RequestedAttribute
 from pylongfellow.mdoc.testing import create_presentation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import oid4vp_wallet as ow  # noqa: E402
 import web_wallet as w  # noqa: E402
 
 TV = Path(__file__).resolve().parents[1]
@@ -163,9 +167,40 @@ def run(client: w.Client, signer: Signer, backend: str) -> int:
              "zk": "allowed"}]
     reply = client.post("/v1/web/requests", {"origin": w.ORIGIN, "documents": five})
     results.append(scenario("too-many", reply.status == 400 and reply.code == "ZK_NOT_AVAILABLE", reply))
+    results += run_openid4vp(client, signer, backend)
     passed = sum(1 for r in results if r["ok"])
     print(json.dumps({"summary": {"passed": passed, "failed": len(results) - passed}}))
     return 0 if passed == len(results) else 1
+
+
+def run_openid4vp(web_client: w.Client, signer: Signer, backend: str) -> list[dict[str, Any]]:
+    """OpenID4VP over the DC API (signed request, dc_api.jwt): the DCQL asks `mso_mdoc_zk` with meta.zk_system_type
+    (Longfellow's proposal); the vp_token's DeviceResponse holds one zkDocuments entry and nothing else."""
+    client = ow.Client(web_client.base_url, x509.load_pem_x509_certificate((TV / "demo" / "reader-root.pem").read_bytes()),
+                       web_client.token)
+    results = []
+    s = client.make(signed=True, mode="dc_api.jwt", documents=AGE_REQUEST)
+    query = s.credentials[0]
+    ok = query.format == ow.MDOC_ZK_FORMAT and query.zk_systems
+    spec = {"zkSystemId": query.zk_systems[0].get("id", query.zk_systems[0]["circuit_hash"]),
+            "params": {k: query.zk_systems[0][k] for k in ("circuit_hash", "num_attributes", "version", "block_enc_hash",
+                                                             "block_enc_sig")}}
+    transcript = ow.session_transcript(s)
+    response = zk_device_response(signer, spec, transcript, backend)
+    reply = client.verify(s.session_id, ow.answer(s, transcript=transcript, vp={query.id: [ow.b64url(response)]}))
+    document = (reply.body.get("documents") or [{}])[0] if isinstance(reply.body, dict) else {}
+    ok = bool(ok) and reply.status == 200 and document.get("zk") is True \
+        and document.get("claims") == {MDL_NAMESPACE: {"age_over_18": True}}
+    results.append(scenario("openid4vp-verified", ok, reply, "" if ok else reply.text[:600]))
+
+    # The same mso_mdoc_zk query answered with the whole mdoc: the format asked for is the format answered.
+    s = client.make(signed=True, mode="dc_api.jwt", documents=AGE_REQUEST)
+    transcript = ow.session_transcript(s)
+    plain = ow.device_response(MDL, {MDL_NAMESPACE: {"age_over_18": False}}, transcript)
+    reply = client.verify(s.session_id, ow.answer(s, transcript=transcript, vp={s.credentials[0].id: [ow.b64url(plain)]}))
+    results.append(scenario("openid4vp-plain-for-zk", reply.status in (400, 422) and reply.code == "VP_TOKEN_MALFORMED", reply,
+                            "" if reply.code == "VP_TOKEN_MALFORMED" else reply.text[:400]))
+    return results
 
 
 def present(answer_file: Path, origin: str, signer: Signer, backend: str, mode: str) -> int:

@@ -32,10 +32,7 @@ struct OpenID4VPHandler: Sendable {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
         let requested = try Self.query(documents: body.documents, dcql: body.dcql_query, zeroKnowledge: verification.zeroKnowledge)
-        if requested.requested.offersZeroKnowledge {
-            throw ServiceProblem(.badRequest, "ZK_NOT_AVAILABLE", "OpenID4VP requests carry no zero-knowledge request (its "
-                                 + "mso_mdoc_zk format is a proposal): ask through /v1/web/requests or /v1/presentations/requests")
-        }
+
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
@@ -62,6 +59,14 @@ struct OpenID4VPHandler: Sendable {
         }
         if !query.requested.documents.isEmpty, let problem = RequestLimits.problem(with: query.requested) {
             throw ServiceProblem.invalidRequest(problem)
+        }
+        // An mso_mdoc_zk query may name only systems this service accepts, by their id here (or circuit hash): the
+        // wallet's zkSystemId is then one zk.system finds.
+        for credential in query.credentials {
+            for system in credential.document.zeroKnowledge?.systems ?? [] where zeroKnowledge?.system(named: system.id)?.spec != system.spec {
+                throw ServiceProblem(.badRequest, "ZK_NOT_AVAILABLE", "dcql_query credential \"\(credential.id)\" names zero-knowledge system "
+                                     + "\(system.id.prefix(64)), which this service does not accept (zk.systems)")
+            }
         }
         return query
     }
