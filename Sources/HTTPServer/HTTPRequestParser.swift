@@ -56,7 +56,9 @@ struct HTTPParserLimits: Sendable {
     func maxBodyBytes(target: String) -> Int {
         guard !largeBodyPaths.isEmpty else { return maxBodyBytes }
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        return max(maxBodyBytes, largeBodyPaths[path] ?? maxBodyBytes)
+        if let exact = largeBodyPaths[path] { return max(maxBodyBytes, exact) }
+        let prefixed = largeBodyPaths.lazy.filter { $0.key.hasSuffix("/") && path.hasPrefix($0.key) }.map(\.value).max()
+        return max(maxBodyBytes, prefixed ?? maxBodyBytes)
     }
 }
 

@@ -21,8 +21,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderCount: Int
     /// Largest request body, in bytes, whether sent with Content-Length or chunked (larger: 413).
     public var maxBodyBytes: Int
-    /// Paths (exact, without the query) whose bodies may be larger than ``maxBodyBytes``, up to the value: the
-    /// routes that carry zero-knowledge proofs. Others keep ``maxBodyBytes``.
+    /// Paths (without the query) whose bodies may be larger than ``maxBodyBytes``, up to the value: the routes that
+    /// carry zero-knowledge proofs. A key ending in `/` is a prefix (`/v1/proximity/sessions/` for every session's
+    /// messages), any other an exact path. Others keep ``maxBodyBytes``.
     public var largeBodyPaths: [String: Int] = [:]
 
     /// Time allowed from the first byte of a request (or from accept) to the end of its header block (then: 408 and close).

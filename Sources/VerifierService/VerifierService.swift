@@ -327,7 +327,7 @@ public final class VerifierService: Sendable {
 
     /// The routes whose answers may hold `zkDocuments`, and so take bodies up to `zk.maxBodyBytes`.
     static let zeroKnowledgeRoutes = ["/v1/mdoc/verify", "/v1/web/verify", "/v1/presentations/verify", "/demo/verify",
-                                      "/v1/oid4vp/verify"]
+                                      "/v1/oid4vp/verify", "/v1/oid4vp/responses/", "/v1/proximity/sessions/"]
 
     /// The HTTP server settings for the main listener: address, limits, and TLS when configured.
     public func httpServerConfiguration() -> HTTPServerConfiguration {

@@ -103,6 +103,7 @@ class Holder:
         derive = lambda info: HKDF(hashes.SHA256(), 32, salt, info).derive(shared)  # noqa: E731
         self.sk_reader, self.sk_device = derive(b"SKReader"), derive(b"SKDevice")
         request = AESGCM(self.sk_reader).decrypt(bytes(8) + (1).to_bytes(4, "big"), establishment["data"], None)
+        self.device_request = request
         self.requested, _, self.verified = w.check_device_request(w.b64url(request), self.transcript, mode, root)
 
     def answer(self, elements: list[str], device_auth: str = "signature", key: str = "device", counter: int = 1,

