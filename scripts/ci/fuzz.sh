@@ -130,7 +130,19 @@ PY
         *)
             for f in TestVectors/mdoc/cases/*.deviceresponse.hex ../shared/vectors/iso18013-5-annex-d/device_response*.hex; do
                 if [ -f "$f" ]; then unhex < "$f" > "$out/$(basename "$f").bin"; fi
-            done ;;
+            done
+            if [ "$target" = FuzzDeviceResponse ]; then
+                # A zkDocuments answer (Google Wallet's post1) with its proof cut to 64 bytes: the ZkDocument reader,
+                # within -max_len.
+                python3 - "$out" <<'PY'
+import base64, json, pathlib, sys
+import cbor2
+post = json.loads(pathlib.Path("TestVectors/longfellow/google-examples/post1.json").read_text())
+response = cbor2.loads(base64.b64decode(post["ZKDeviceResponseCBOR"]))
+response["zkDocuments"][0]["proof"] = response["zkDocuments"][0]["proof"][:64]
+(pathlib.Path(sys.argv[1]) / "zk-post1.bin").write_bytes(cbor2.dumps(response))
+PY
+            fi ;;
     esac
 }
 
