@@ -140,6 +140,11 @@ struct ZeroKnowledgeOverHTTPTests {
             ("system", try Self.body("post1", at: time, response: {
                 Self.replacing(Array("137e5a75".utf8), with: Array("037e5a75".utf8), in: &$0)
             }), "ZK_SYSTEM_NOT_ACCEPTED", "notApplicable"),
+            // A v6 proof presented as v7 (the document names the v7 system): it does not read as a v7 proof.
+            ("v6 as v7", try Self.body("post1", at: time, response: {
+                Self.replacing(Array("137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6".utf8),
+                               with: Array("8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121".utf8), in: &$0)
+            }), "ZK_PROOF_INVALID", "failed"),
             // A bit flipped in the proof.
             ("flip", try Self.body("post1", at: time, response: { $0[$0.count - 1000] ^= 0x10 }), "ZK_PROOF_INVALID", "failed"),
         ]
