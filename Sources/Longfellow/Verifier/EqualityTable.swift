@@ -1,5 +1,6 @@
 import CLongfellowCLMUL
 import LongfellowAlgebra
+import Synchronization
 
 /// eq(X, i) = Π_k (bit k of i ? X_k : 1 − X_k) for i < `count`, bit 0 bound to X_0.
 enum EqualityTable {
@@ -60,10 +61,44 @@ enum QuadraticLagrange {
     static func weights<Field: LongfellowField>(at r: Field) -> (Field, Field, Field) {
         let x2 = Field.thirdNode
         let one = Field.one
-        let w0 = (r - one) * (r - x2) * ((Field.zero - one) * (Field.zero - x2)).inverse
-        let w1 = r * (r - x2) * (one * (one - x2)).inverse
-        let w2 = r * (r - one) * (x2 * (x2 - one)).inverse
-        return (w0, w1, w2)
+        let (d0, d1, d2) = inverseDenominators(Field.self)
+        return ((r - one) * (r - x2) * d0, r * (r - x2) * d1, r * (r - one) * d2)
+    }
+
+    /// 1/((0 − 1)(0 − x2)), 1/(1·(1 − x2)), 1/(x2·(x2 − 1)): constants of the field, computed once for the two
+    /// fields of the mdoc circuits (three inversions per sumcheck round otherwise).
+    static func inverseDenominators<Field: LongfellowField>(_: Field.Type) -> (Field, Field, Field) {
+        if Field.self == Fp256.self {
+            let (a, b, c) = fpDenominators
+            return (a as! Field, b as! Field, c as! Field)
+        }
+        if Field.self == GF2_128.self {
+            let (a, b, c) = gfDenominators
+            return (a as! Field, b as! Field, c as! Field)
+        }
+        return computeDenominators(Field.self)
+    }
+
+    static let fpDenominators = computeDenominators(Fp256.self)
+    static let gfDenominators = computeDenominators(GF2_128.self)
+
+    static func computeDenominators<Field: LongfellowField>(_: Field.Type) -> (Field, Field, Field) {
+        let x2 = Field.thirdNode
+        let one = Field.one
+        return (((Field.zero - one) * (Field.zero - x2)).inverse, (one * (one - x2)).inverse, (x2 * (x2 - one)).inverse)
+    }
+}
+
+/// The GF(2^128) barycentric weights by node count: they depend on the count alone (the nodes are the subfield's
+/// first points), and a proof needs two counts per circuit, each O(n²) products to compute. At most 16 counts kept.
+enum BarycentricWeightCache {
+    static let weights = Mutex<[Int: [GF2_128]]>([:])
+
+    static func weights(count: Int, compute: () -> [GF2_128]) -> [GF2_128] {
+        if let cached = weights.withLock({ $0[count] }) { return cached }
+        let computed = compute()
+        weights.withLock { if $0.count < 16 { $0[count] = computed } }
+        return computed
     }
 }
 
@@ -103,13 +138,19 @@ struct ReedSolomonEvaluator<Field: LongfellowField> {
                 return (n - 1 - i) % 2 == 0 ? weight : Field.zero - weight
             }
         }
-        var denominators = [Field](repeating: .one, count: n)
-        for i in 0..<n {
-            var product = Field.one
-            for m in 0..<n where m != i { product = product * (nodes[i] - nodes[m]) }
-            denominators[i] = product
+        func compute() -> [Field] {
+            var denominators = [Field](repeating: .one, count: n)
+            for i in 0..<n {
+                var product = Field.one
+                for m in 0..<n where m != i { product = product * (nodes[i] - nodes[m]) }
+                denominators[i] = product
+            }
+            return batchInverse(denominators)
         }
-        return batchInverse(denominators)
+        if Field.self == GF2_128.self, nodes == (0..<n).map(Field.evaluationPoint) {
+            return BarycentricWeightCache.weights(count: n) { compute() as! [GF2_128] } as! [Field]
+        }
+        return compute()
     }
 
     /// The values at the points, of the row `values` (its first `count` entries; missing ones are zero).

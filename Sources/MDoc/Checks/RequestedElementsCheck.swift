@@ -47,7 +47,8 @@ struct RequestedElementsCheck: DocumentCheck {
 
     /// Requested elements of this docType that the document does not disclose, in request order.
     static func notReturned(_ document: Document, requested: RequestedItems?) -> [ElementReference] {
-        notReturned(docType: document.docType, disclosed: disclosed(document), requested: requested)
+        guard let requested else { return [] }
+        return notReturned(docType: document.docType, disclosed: disclosed(document), requested: requested)
     }
 
     /// The same for what a document of `docType` discloses.

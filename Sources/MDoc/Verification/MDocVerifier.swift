@@ -74,17 +74,21 @@ public struct MDocVerifier: Sendable {
     public func finish(_ prepared: PreparedResponse, statusEvidence: [StatusReferenceKey: StatusEvidence],
                        zeroKnowledgeOutcomes: [String?]? = nil) -> VerificationReport {
         if let problem = prepared.transcriptProblem { return .failure(.sessionTranscriptMalformed, problem) }
-        var outcomes = (zeroKnowledgeOutcomes ?? prepared.zeroKnowledgeProofs.map { $0.run() })[...]
-        let documents = prepared.contexts.map { context in
+        var documents = prepared.contexts.map { context in
             var context = context
             context.options.statusEvidence = statusEvidence
             return verify(context)
         }
-        let zkDocuments = prepared.zkContexts.map { context -> DocumentReport in
-            guard context.proofJob != nil else { return context.report(proofFailure: nil) }
-            return context.report(proofFailure: .some(outcomes.popFirst() ?? "the proof's outcome is missing"))
+        guard !prepared.zkContexts.isEmpty else { return VerificationReport(documents: documents) }
+        var outcomes = (zeroKnowledgeOutcomes ?? prepared.zeroKnowledgeProofs.map { $0.run() })[...]
+        for context in prepared.zkContexts {
+            guard context.proofJob != nil else {
+                documents.append(context.report(proofFailure: nil))
+                continue
+            }
+            documents.append(context.report(proofFailure: .some(outcomes.popFirst() ?? "the proof's outcome is missing")))
         }
-        return VerificationReport(documents: documents + zkDocuments)
+        return VerificationReport(documents: documents)
     }
 
     /// Why `bytes` is not a SessionTranscript (ISO 18013-5 §9.1.5.1: an array of DeviceEngagementBytes,
