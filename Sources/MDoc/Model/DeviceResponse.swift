@@ -42,39 +42,15 @@ public struct DeviceResponse: Sendable {
             throw MDocDecodingError("unsupported DeviceResponse version \(version)", offset: item.offset)
         }
         status = try reader.unsigned("status")
-        var documents: [Document] = []
-        if reader.optional("documents") != nil {
-            let elements = try reader.array("documents")
-            // CDDL `? "documents": [+ Document]`: when present, at least one.
-            guard !elements.isEmpty else {
-                throw MDocDecodingError("DeviceResponse has an empty documents array (absent is allowed, empty is not)",
-                                        offset: item.offset)
-            }
-            guard elements.count <= Self.maximumDocuments else {
-                throw MDocDecodingError("DeviceResponse holds \(elements.count) documents; at most \(Self.maximumDocuments) "
-                                        + "are verified per response", offset: item.offset, code: .deviceResponseLimitExceeded)
-            }
-            for element in elements {
-                documents.append(try Document(element, decoder: decoder))
-            }
+        let documents = try Self.entries(of: reader, "documents", maximum: Self.maximumDocuments, in: item) {
+            (element, _) throws(MDocDecodingError) in try Document(element, decoder: decoder)
         }
-        var zkDocuments: [ZkDocument] = []
-        if reader.optional("zkDocuments") != nil {
-            let elements = try reader.array("zkDocuments")
-            guard !elements.isEmpty else {
-                throw MDocDecodingError("DeviceResponse has an empty zkDocuments array (absent is allowed, empty is not)",
-                                        offset: item.offset)
-            }
-            guard elements.count <= Self.maximumZkDocuments else {
-                throw MDocDecodingError("DeviceResponse holds \(elements.count) zkDocuments; at most \(Self.maximumZkDocuments) "
-                                        + "are verified per response", offset: item.offset, code: .deviceResponseLimitExceeded)
-            }
-            for (index, element) in elements.enumerated() {
-                do {
-                    zkDocuments.append(try ZkDocument(element))
-                } catch {
-                    throw MDocDecodingError("zkDocuments[\(index)]: \(error.reason)", offset: element.offset)
-                }
+        let zkDocuments = try Self.entries(of: reader, "zkDocuments", maximum: Self.maximumZkDocuments, in: item) {
+            (element, index) throws(MDocDecodingError) in
+            do throws(ZkDocumentError) {
+                return try ZkDocument(element)
+            } catch {
+                throw MDocDecodingError("zkDocuments[\(index)]: \(error.reason)", offset: element.offset)
             }
         }
         var documentErrors: [String: Int64] = [:]
@@ -96,5 +72,24 @@ public struct DeviceResponse: Sendable {
         self.documents = documents
         self.zkDocuments = zkDocuments
         self.documentErrors = documentErrors
+    }
+
+    /// CDDL `? key: [+ Entry]`: absent is no entries, present is 1 to `maximum` of them (more is
+    /// `DEVICE_RESPONSE_LIMIT_EXCEEDED`: the cap bounds the work one response can ask for), each read by `read`.
+    static func entries<Entry>(of reader: StructureReader, _ key: String, maximum: Int, in item: CBORItem,
+                               _ read: (CBORItem, Int) throws(MDocDecodingError) -> Entry) throws(MDocDecodingError) -> [Entry] {
+        guard reader.optional(key) != nil else { return [] }
+        let elements = try reader.array(key)
+        guard !elements.isEmpty else {
+            throw MDocDecodingError("DeviceResponse has an empty \(key) array (absent is allowed, empty is not)", offset: item.offset)
+        }
+        guard elements.count <= maximum else {
+            throw MDocDecodingError("DeviceResponse holds \(elements.count) \(key); at most \(maximum) are verified per response",
+                                    offset: item.offset, code: .deviceResponseLimitExceeded)
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() { entries.append(try read(element, index)) }
+        return entries
     }
 }
