@@ -48,12 +48,6 @@ public struct RequestedItems: Sendable, Equatable {
         self.documents = documents
     }
 
-    /// Whether any document accepts nothing but a zero-knowledge proof (`zkRequired`).
-    public var requiresZeroKnowledge: Bool { documents.contains { $0.zeroKnowledge?.required == true } }
-
-    /// Whether any document offers zero-knowledge proofs.
-    public var offersZeroKnowledge: Bool { documents.contains { $0.zeroKnowledge != nil } }
-
     /// The requests for a docType (a reader may ask for one docType in several DocRequests).
     public func requests(for docType: String) -> [Document] {
         documents.filter { $0.docType == docType }
