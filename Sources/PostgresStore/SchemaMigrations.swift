@@ -107,6 +107,7 @@ public enum SchemaMigrations {
             """,
             "CREATE INDEX verifierd_webhook_outbox_due ON verifierd_webhook_outbox (next_attempt_ms)",
         ]),
+        Migration(version: 7, name: "session takes planned once", statements: [TakeSessionsStatement.function]),
     ]
 
     /// The newest schema version this binary knows.

@@ -1,25 +1,48 @@
 import PostgresNIO
 
-/// The takes of ``PostgresSessionStore/take(id:kind:owner:now:)`` as one prepared statement for a batch: parsed and
-/// planned once per connection, one round trip and one commit for every take waiting at the time
-/// (``SessionTakeBatcher``). Each row is locked (in ID order, so that concurrent batches naming the same sessions
-/// cannot deadlock), its sealed payload returned and cleared, and `taken_ms` stamped, so of any number of
-/// concurrent takes of one session exactly one gets the payload.
+/// The takes of ``PostgresSessionStore/take(id:kind:owner:now:)`` as one prepared statement for a batch: one round
+/// trip and one commit for every take waiting at the time (``SessionTakeBatcher``). Each row is locked (in ID order,
+/// so that concurrent batches naming the same sessions cannot deadlock), its sealed payload returned and cleared, and
+/// `taken_ms` stamped, so of any number of concurrent takes of one session exactly one gets the payload.
+///
+/// The work is the database function ``function`` (schema version 7), so that it is planned once per connection
+/// rather than at every batch: a batch's custom plan cost PostgreSQL more than running it (37 % of its CPU in
+/// `scripts/bench/bench-replicas.sh`). Its plan is the generic one, fixed to the shape that suits a batch at any
+/// table size (a nested loop of primary-key lookups): the function's own settings forbid sequential scans, hash and
+/// merge joins, so a plan made while the table was small is never a scan of it once it has grown.
 struct TakeSessionsStatement: PostgresPreparedStatement {
-    static let name = "verifierd_take_sessions_v2"
-    static let sql = """
-        WITH wanted AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::bool[], $4::text[], $5::int8[])
-                AS w(id, kind, any_owner, owner, now_ms)),
-        old AS (
-            SELECT s.id, s.sealed, wanted.now_ms FROM verifierd_sessions AS s
-            JOIN wanted ON s.id = wanted.id AND s.kind = wanted.kind AND (wanted.any_owner OR s.owner = wanted.owner)
-            WHERE s.taken_ms IS NULL ORDER BY s.id FOR UPDATE OF s)
-        UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = old.now_ms
-        FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
-        RETURNING s.id, s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner
-        """
+    static let name = "verifierd_take_sessions_v3"
+    static let sql = "SELECT * FROM verifierd_take_sessions($1, $2, $3, $4, $5)"
     static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray, .boolArray, .textArray, .int8Array]
+
+    /// The function the statement calls: the takes as arrays of one element per take, a row returned per session
+    /// taken (its payload as it was before the take cleared it).
+    static let function = """
+        CREATE FUNCTION verifierd_take_sessions(ids text[], kinds text[], any_owners bool[], owners text[], now_ms int8[])
+        RETURNS TABLE (taken_id text, taken_created_ms int8, taken_expires_ms int8, taken_sealed bytea,
+                       taken_at_ms int8, taken_owner text)
+        LANGUAGE plpgsql
+        SET plan_cache_mode = force_generic_plan
+        SET enable_seqscan = off
+        SET enable_hashjoin = off
+        SET enable_mergejoin = off
+        AS $take$
+        BEGIN
+            RETURN QUERY
+            WITH wanted AS (
+                SELECT * FROM unnest(ids, kinds, any_owners, owners, now_ms) AS w(id, kind, any_owner, owner, now_ms)),
+            old AS (
+                SELECT s.id, s.sealed, wanted.now_ms FROM verifierd_sessions AS s
+                JOIN wanted ON s.id = wanted.id AND s.kind = wanted.kind AND (wanted.any_owner OR s.owner = wanted.owner)
+                WHERE s.taken_ms IS NULL ORDER BY s.id FOR UPDATE OF s),
+            taken AS (
+                UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = old.now_ms
+                FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
+                RETURNING s.id, s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner)
+            SELECT * FROM taken;
+        END
+        $take$
+        """
 
     typealias Row = (String, Int64, Int64, ByteBuffer?, Int64?, String)
 

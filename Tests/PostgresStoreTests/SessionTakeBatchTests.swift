@@ -73,4 +73,35 @@ struct SessionTakeBatchTests {
         #expect(try test.psql("SELECT count(*) FROM verifierd_sessions WHERE taken_ms IS NOT NULL AND sealed IS NOT NULL") == "0",
                 "no taken row keeps its payload")
     }
+
+    /// The take's plan is made once per connection (schema version 7's function) and is a lookup by key whatever the
+    /// table's size: on a table of two rows, where PostgreSQL's own choice is a scan, the function still scans nothing.
+    @Test func theTakePlanLooksUpKeysEvenOnATinyTable() async throws {
+        let test = try await TestDatabase.make()
+        defer { test.database.shutdown() }
+        let store = PostgresSessionStore(database: test.database, maximumSessions: 10)
+        var ids: [String] = []
+        for _ in 0..<2 {
+            let record = SessionRecord(id: SessionIdentifier.make(), kind: "web", createdAt: now,
+                                       expiresAt: now.addingTimeInterval(300), payload: SecretBytes([7]))
+            try await store.insert(record, now: now)
+            ids.append(record.id)
+        }
+        _ = try test.psql("ANALYZE verifierd_sessions")
+        let scans = "SELECT seq_scan || ' ' || idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'verifierd_sessions'"
+        let arguments = "ARRAY['\(ids[0])'], ARRAY['web'], ARRAY[true], ARRAY[''], ARRAY[1]::int8[]"
+        // Through the function: one row taken, by the primary key, no scan.
+        // psql prints each statement's answer, a line each: the rows taken, then the scans (sequential, by index).
+        let planned = try test.psql("SELECT count(*) FROM verifierd_take_sessions(\(arguments)); \(scans)")
+        #expect(planned.split(separator: "\n") == ["1", "0 2"], "through the function: \(planned)")
+        // The same statement without the function's settings, planned for these arguments: PostgreSQL scans.
+        let unplanned = TakeSessionsStatement.function.components(separatedBy: "RETURN QUERY")[1]
+            .components(separatedBy: "SELECT * FROM taken;")[0]
+            .replacingOccurrences(of: "unnest(ids, kinds, any_owners, owners, now_ms)",
+                                  with: "unnest(ARRAY['\(ids[1])'], ARRAY['web'], ARRAY[true], ARRAY[''], ARRAY[1]::int8[])")
+        let plain = try test.psql("\(unplanned) SELECT count(*) FROM taken; \(scans)").split(separator: "\n")
+        #expect(plain.first == "1" && plain.last?.hasPrefix("0 ") == false, "without the settings: \(plain)")
+        // Both takes took their session.
+        #expect(try test.psql("SELECT count(*) FROM verifierd_sessions WHERE taken_ms IS NOT NULL") == "2")
+    }
 }

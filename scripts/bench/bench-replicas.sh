@@ -213,15 +213,17 @@ start a "${STORE[@]}"; PORT_A="$PORT"
 start b "${STORE[@]}"; PORT_B="$PORT"; BENCH_PIDS=("${PIDS[-2]}" "${PIDS[-1]}")
 prepare "$PORT_A"
 psql_bench -c "SELECT pg_stat_statements_reset()" -c "SELECT pg_stat_reset_shared('wal')" >/dev/null
-# BENCH_PERF=1: a CPU profile of replica A during the web run (perf record, software clock), its top symbols printed.
-if [ "${BENCH_PERF:-0}" = 1 ]; then
-    perf record -e cpu-clock -F 1999 -g -o "$WORK/perf.data" -p "${PIDS[-2]}" >/dev/null 2>&1 & PERF_PID=$!
+# BENCH_PERF=1: a CPU profile of replica A during the web run (perf record, software clock), its top symbols printed;
+# BENCH_PERF=all: of every process on the machine (PostgreSQL and wrk too). BENCH_PERF_OUT keeps the profile there.
+if [ "${BENCH_PERF:-0}" != 0 ]; then
+    if [ "$BENCH_PERF" = all ]; then PERF_TARGET=(-a); else PERF_TARGET=(-p "${PIDS[-2]}"); fi
+    perf record -e cpu-clock -F 1999 -g -o "${BENCH_PERF_OUT:-$WORK/perf.data}" "${PERF_TARGET[@]}" >/dev/null 2>&1 & PERF_PID=$!
 fi
 bench "postgres web/verify" /v1/web/verify "$WORK/web.jsonl" "$PORT_A" "$PORT_B"
-if [ "${BENCH_PERF:-0}" = 1 ]; then
+if [ "${BENCH_PERF:-0}" != 0 ]; then
     kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true
-    perf report -i "$WORK/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -15
-    perf report -i "$WORK/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
+    perf report -i "${BENCH_PERF_OUT:-$WORK/perf.data}" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -15
+    perf report -i "${BENCH_PERF_OUT:-$WORK/perf.data}" --no-children --sort symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
 fi
 bench "postgres apple/verify+nonce" /v1/apple/verify "$WORK/apple.jsonl" "$PORT_A" "$PORT_B"
 
