@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ReaderToken", targets: ["ReaderToken"]),
         .library(name: "Encodings", targets: ["Encodings"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
+        .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
         .library(name: "OpenID4VP", targets: ["OpenID4VP"]),
         .library(name: "SDJWT", targets: ["SDJWT"]),
         .library(name: "SDJWTVC", targets: ["SDJWTVC"]),
@@ -235,7 +236,7 @@ let package = Package(
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
             "DigitalCredentials", "Encodings", "Webhooks", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
-            "TrustLists", "TrustManagement", "TrustStore", "WebPresentment",
+            "TrustLists", "TrustManagement", "TrustStore", "WebPresentment", "ReaderToken", "ZKMdoc",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Metrics (the table of families, process figures) and JSON log lines, for the service and its CLI.
@@ -244,11 +245,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], swiftSettings: strict),
+        // The report format every flow answers with: an mdoc VerificationReport, or an OpenID4VP verdict with its
+        // SD-JWT VC documents, written as JSON in one pass (the shapes are public API).
+        .target(name: "ReportEncoding", dependencies: ["Encodings", "MDoc", "OpenID4VP", "SDJWT", "SDJWTVC", "StrictJSON"],
+                swiftSettings: strict),
         .target(name: "VerifierService", dependencies: [
             "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
-            "DigitalCredentials", "Webhooks", "ZKMdoc",
+            "DigitalCredentials", "Webhooks", "ZKMdoc", "ReportEncoding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -291,6 +296,8 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "SessionStoreTests", dependencies: ["SessionStore", "CBOR"], swiftSettings: strict),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks"], swiftSettings: strict),
+        .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "MDoc", "OpenID4VP", "StrictJSON"],
+                    swiftSettings: strict),
         .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "ZKMdoc", "CBOR", "Encodings", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [

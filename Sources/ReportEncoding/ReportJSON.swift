@@ -5,11 +5,11 @@ import MDoc
 
 /// The JSON shapes of verification results (public API: names and shapes are fixed, fields may be added), written
 /// once into one buffer with no intermediate tree.
-enum ReportJSON {
+public enum ReportJSON {
     /// 200 or 422 body for a report, with `extra` members appended to the top-level object. Claim values appear
     /// only when the whole report verified: a relying party that reads `claims` without reading `verified` never
     /// gets data from a response that failed.
-    static func bytes(_ report: VerificationReport, includeClaims: Bool, extra: [(String, JSON?)] = []) -> [UInt8] {
+    public static func bytes(_ report: VerificationReport, includeClaims: Bool, extra: [(String, JSON?)] = []) -> [UInt8] {
         var writer = JSONWriter(capacity: 2048)
         write(report, includeClaims: includeClaims, extra: extra, into: &writer)
         return writer.bytes
@@ -240,7 +240,7 @@ enum ReportJSON {
         }
     }
 
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         RFC3339Timestamp.string(date)
     }
 }

@@ -3,14 +3,13 @@ import MDoc
 import OpenID4VP
 import SDJWT
 import SDJWTVC
-import HTTPServer
 import StrictJSON
 
 /// The JSON of an OpenID4VP verdict: the report shape every flow answers with (`verified`, `code`, `message`,
 /// `documents`), its documents in the order presented, each saying its `format`, and `credentialIds` parallel to
 /// `documents`. An SD-JWT VC document keeps the holder's KB-JWT claims in `keyBinding`, apart from the issuer's.
-enum VerdictJSON {
-    static func bytes(_ verdict: OpenID4VPVerdict, includeClaims: Bool, credentialIds: Bool = true,
+public enum VerdictJSON {
+    public static func bytes(_ verdict: OpenID4VPVerdict, includeClaims: Bool, credentialIds: Bool = true,
                       extra: [(String, JSON?)] = []) -> [UInt8] {
         guard !verdict.documents.isEmpty else {
             let report = verdict.report
@@ -104,17 +103,5 @@ enum VerdictJSON {
         }
         writer.endArray()
         writer.endObject()
-    }
-}
-
-extension HTTPServerResponse {
-    /// A verdict as ``report(_:extra:)`` answers a report: 200 verified, 422 not, 400 for the input problems that
-    /// leave nothing to verify.
-    static func verdict(_ verdict: OpenID4VPVerdict, extra: [(String, JSON?)] = []) throws(ServiceProblem) -> HTTPServerResponse {
-        guard !verdict.documents.isEmpty else { return try .report(verdict.report, extra: extra) }
-        var response = HTTPServerResponse.json(VerdictJSON.bytes(verdict, includeClaims: true, extra: extra),
-                                               status: verdict.verified ? .ok : .unprocessableContent)
-        response.logAnnotations = ["outcome": verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")]
-        return response
     }
 }

@@ -5,13 +5,13 @@ import Synchronization
 /// process fills that result (the wallet's post), or when its own wait ends. At most ``maximumWaiters`` wait at once;
 /// past it a poll is answered at once, as without `wait`. Replicas on a shared store also re-read the store while
 /// waiting (an answer may reach another replica): the caller's loop does that at ``sharedStoreInterval``.
-final class ResultWaiters: Sendable {
+public final class ResultWaiters: Sendable {
     /// Polls waiting at once, in this process.
-    static let maximumWaiters = 4096
+    public static let maximumWaiters = 4096
     /// How often a waiting poll re-reads a shared store.
-    static let sharedStoreInterval: Duration = .milliseconds(250)
+    public static let sharedStoreInterval: Duration = .milliseconds(250)
     /// The longest `wait` a poll may ask for, in seconds.
-    static let maximumWaitSeconds = 30
+    public static let maximumWaitSeconds = 30
 
     private enum Phase {
         /// Counted, its continuation not registered yet.
@@ -29,8 +29,11 @@ final class ResultWaiters: Sendable {
 
     private let state = Mutex(State())
 
+    /// A registry with no polls waiting.
+    public init() {}
+
     /// Wakes every poll waiting for `id`.
-    func filled(_ id: String) {
+    public func filled(_ id: String) {
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             var continuations: [CheckedContinuation<Void, Never>] = []
             for token in state.byResult.removeValue(forKey: id) ?? [] {
@@ -44,7 +47,7 @@ final class ResultWaiters: Sendable {
 
     /// Waits until `id` is filled in this process or `timeout` passes; false at once when too many wait already.
     /// The caller reads the store before waiting and after.
-    func wait(for id: String, timeout: Duration) async -> Bool {
+    public func wait(for id: String, timeout: Duration) async -> Bool {
         let token = state.withLock { state -> UInt64? in
             guard state.phases.count < Self.maximumWaiters else { return nil }
             state.nextToken += 1

@@ -10,15 +10,20 @@ import ZKMdoc
 /// signer anchors and the TLS identity. A problem is a ``ConfigurationError`` naming the setting and the file, with
 /// `no such file` told apart from `permission denied`.
 public struct ServiceKeyMaterial: Sendable {
-    let merchantKeys: [MerchantEncryptionKey]
-    let readerTokens: ReaderTokenService?
-    let readerAuth: ReaderAuthenticationKey?
-    let vicalSigners: [String: VICALSignerAnchor]
-    let tlsIdentity: TLSServerIdentity?
+    /// The merchant encryption keys (`apple.encryptionKeys`), in the configured order.
+    public let merchantKeys: [MerchantEncryptionKey]
+    /// The reader-token minter and its client tokens (`readerTokens`).
+    public let readerTokens: ReaderTokenService?
+    /// The reader-authentication key and chain (`readerAuth`).
+    public let readerAuth: ReaderAuthenticationKey?
+    /// The VICAL signer anchors by source name (`trust.vicalSigners`).
+    public let vicalSigners: [String: VICALSignerAnchor]
+    /// The HTTPS listener's certificate and key (`server.tls`).
+    public let tlsIdentity: TLSServerIdentity?
     /// The accepted zero-knowledge systems whose circuits loaded (`zk.systems`).
-    var zkSystems: [ZKSystem] = []
+    public internal(set) var zkSystems: [ZKSystem] = []
     /// Systems left out because their circuit file is missing (`zk.missingCircuits` warn), for the start-up warnings.
-    var zkMissing: [String] = []
+    public internal(set) var zkMissing: [String] = []
 
     /// Reads everything `configuration` names.
     public static func load(_ configuration: ServiceConfiguration) throws(ConfigurationError) -> ServiceKeyMaterial {
@@ -66,7 +71,7 @@ public struct ServiceKeyMaterial: Sendable {
     }
 
     /// Reads each `apple.encryptionKeys` file; a problem names the key's position.
-    static func merchantKeys(_ files: [URL]) throws(ConfigurationError) -> [MerchantEncryptionKey] {
+    public static func merchantKeys(_ files: [URL]) throws(ConfigurationError) -> [MerchantEncryptionKey] {
         var keys: [MerchantEncryptionKey] = []
         for (index, url) in files.enumerated() {
             let name = "apple.encryptionKeys[\(index)]"

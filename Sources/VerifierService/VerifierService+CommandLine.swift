@@ -1,3 +1,4 @@
+import ReportEncoding
 import AppleWallet
 import Crypto
 import Foundation

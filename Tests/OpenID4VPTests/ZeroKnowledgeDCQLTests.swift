@@ -77,6 +77,17 @@ struct ZeroKnowledgeDCQLTests {
         }
     }
 
+    @Test func aQueryMayNameOnlyAcceptedSystems() throws {
+        guard case .success(let zk) = Self.parse(Self.query(system: Self.v7System)) else { Issue.record("refused"); return }
+        // Without accepted systems (no zk section), the v7 system the query names is refused, by credential and id.
+        let refused = try #require(zk.zeroKnowledgeSystemNotAccepted(by: nil))
+        #expect(refused.credentialId == "age" && refused.systemId == Self.v7.circuitHash)
+        // A query without mso_mdoc_zk names none. (Accepted systems, with circuits loaded: ZeroKnowledgeOverHTTPTests.)
+        #expect(DCQLQuery(RequestedItems(documents: [RequestedItems.Document(docType: Self.ageRequired.docType,
+                                                                             nameSpaces: Self.ageRequired.nameSpaces)]))
+            .zeroKnowledgeSystemNotAccepted(by: nil) == nil)
+    }
+
     @Test func theSessionKeepsTheSystemsAsked() throws {
         let query = DCQLQuery(credentials: [DCQLQuery.Credential(id: "age", document: Self.ageRequired)])
         let session = OpenID4VPSession(flow: .digitalCredentialsAPI, origin: "https://shop.example", nonce: "n", mode: .dcAPI, key: nil,

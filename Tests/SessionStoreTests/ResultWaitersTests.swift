@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VerifierService
+@testable import SessionStore
 
 /// The long poll's registry: a fill wakes exactly the polls of its result, a wait ends at its time, a fill that
 /// comes between a poll's store read and its registration is not lost, and nothing is left behind.

@@ -1,3 +1,4 @@
+import ReportEncoding
 import Crypto
 import Encodings
 import Foundation

@@ -1,3 +1,4 @@
+import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
@@ -60,13 +61,9 @@ struct OpenID4VPHandler: Sendable {
         if !query.requested.documents.isEmpty, let problem = RequestLimits.problem(with: query.requested) {
             throw ServiceProblem.invalidRequest(problem)
         }
-        // An mso_mdoc_zk query may name only systems this service accepts, by their id here (or circuit hash): the
-        // wallet's zkSystemId is then one zk.system finds.
-        for credential in query.credentials {
-            for system in credential.document.zeroKnowledge?.systems ?? [] where zeroKnowledge?.system(named: system.id)?.spec != system.spec {
-                throw ServiceProblem(.badRequest, "ZK_NOT_AVAILABLE", "dcql_query credential \"\(credential.id)\" names zero-knowledge system "
-                                     + "\(system.id.prefix(64)), which this service does not accept (zk.systems)")
-            }
+        if let refused = query.zeroKnowledgeSystemNotAccepted(by: zeroKnowledge) {
+            throw ServiceProblem(.badRequest, "ZK_NOT_AVAILABLE", "dcql_query credential \"\(refused.credentialId)\" names "
+                                 + "zero-knowledge system \(refused.systemId.prefix(64)), which this service does not accept (zk.systems)")
         }
         return query
     }

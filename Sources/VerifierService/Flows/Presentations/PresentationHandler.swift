@@ -1,3 +1,4 @@
+import ReportEncoding
 import DigitalCredentials
 import Foundation
 import HTTPServer

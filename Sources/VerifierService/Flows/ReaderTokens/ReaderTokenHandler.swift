@@ -1,33 +1,9 @@
+import ReportEncoding
 import Encodings
 import Foundation
 import HTTPServer
 import ReaderToken
 import StrictJSON
-
-/// The configured reader-token minter and the client tokens allowed to ask for tokens.
-struct ReaderTokenService: Sendable {
-    let minter: ReaderTokenMinter
-    let clientTokens: [String]
-
-    init(configuration: ServiceConfiguration.ReaderTokens) throws(ConfigurationError) {
-        let pem = try ConfiguredFile.text(configuration.signingKey, key: "readerTokens.signingKey")
-        let key: ReaderTokenSigningKey
-        do {
-            key = try ReaderTokenSigningKey(pemRepresentation: pem)
-        } catch {
-            throw ConfigurationError(key: "readerTokens.signingKey", "\(configuration.signingKey.path): \(error.message)")
-        }
-        let tokenConfiguration: ReaderTokenConfiguration
-        do {
-            tokenConfiguration = try ReaderTokenConfiguration(
-                brandId: configuration.brandId, keyId: configuration.keyId, lifetimeSeconds: configuration.lifetimeSeconds)
-        } catch {
-            throw ConfigurationError(key: "readerTokens", error.message)
-        }
-        minter = ReaderTokenMinter(configuration: tokenConfiguration, signingKey: key)
-        clientTokens = configuration.clientTokens
-    }
-}
 
 /// The body of `POST /v1/reader-tokens`.
 struct ReaderTokenRequest: KnownFields {

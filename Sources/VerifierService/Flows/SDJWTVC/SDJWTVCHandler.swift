@@ -1,3 +1,4 @@
+import ReportEncoding
 import Foundation
 import HTTPServer
 import MDoc

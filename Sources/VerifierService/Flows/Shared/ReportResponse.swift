@@ -1,5 +1,7 @@
 import HTTPServer
 import MDoc
+import OpenID4VP
+import ReportEncoding
 import StrictJSON
 
 extension HTTPServerResponse {
@@ -26,6 +28,16 @@ extension HTTPServerResponse {
         var response = HTTPServerResponse.json(ReportJSON.bytes(report, includeClaims: true, extra: extra),
                                                status: report.verified ? .ok : .unprocessableContent)
         response.logAnnotations = ["outcome": outcome]
+        return response
+    }
+
+    /// A verdict as ``report(_:extra:)`` answers a report: 200 verified, 422 not, 400 for the input problems that
+    /// leave nothing to verify.
+    static func verdict(_ verdict: OpenID4VPVerdict, extra: [(String, JSON?)] = []) throws(ServiceProblem) -> HTTPServerResponse {
+        guard !verdict.documents.isEmpty else { return try .report(verdict.report, extra: extra) }
+        var response = HTTPServerResponse.json(VerdictJSON.bytes(verdict, includeClaims: true, extra: extra),
+                                               status: verdict.verified ? .ok : .unprocessableContent)
+        response.logAnnotations = ["outcome": verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")]
         return response
     }
 }
