@@ -1,10 +1,10 @@
-import ReportEncoding
 import AppleWallet
 import Crypto
 import Foundation
 import MDoc
 import OpenID4VP
 import ReaderToken
+import ReportEncoding
 import StatusList
 import StrictJSON
 import TrustStore

@@ -1,7 +1,7 @@
-import ReportEncoding
 import Foundation
 import HTTPServer
 import MDoc
+import ReportEncoding
 import StatusList
 import StrictJSON
 

@@ -1,7 +1,7 @@
-import ReportEncoding
 import Foundation
 import HTTPServer
 import Logging
+import ReportEncoding
 import ServerTLS
 import StrictJSON
 

@@ -1,9 +1,9 @@
-import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
 import HTTPServer
 import HTTPTypes
+import ReportEncoding
 import StrictJSON
 import TrustManagement
 import TrustStore

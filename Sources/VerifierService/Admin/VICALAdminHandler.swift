@@ -1,7 +1,7 @@
-import ReportEncoding
 import Foundation
 import HTTPServer
 import HTTPTypes
+import ReportEncoding
 import StrictJSON
 import TrustLists
 import TrustManagement

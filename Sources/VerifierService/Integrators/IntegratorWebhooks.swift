@@ -1,10 +1,10 @@
-import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
 import Logging
 import OutboundFetch
 import PostgresStore
+import ReportEncoding
 import StrictJSON
 import Webhooks
 

@@ -1,9 +1,9 @@
-import ReportEncoding
 import AppleWallet
 import Encodings
 import Foundation
 import HTTPServer
 import MDoc
+import ReportEncoding
 import StrictJSON
 
 /// Apple "Verify with Wallet" in an app: `POST /v1/apple/verify`, `/v1/apple/session-transcript` and

@@ -1,4 +1,3 @@
-import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
@@ -7,10 +6,11 @@ import HTTPTypes
 import MDoc
 import OpenID4VP
 import ReaderAuthentication
+import ReportEncoding
 import SessionStore
 import StrictJSON
-import ZKMdoc
 import TrustStore
+import ZKMdoc
 
 /// OpenID4VP 1.0 for mdocs: `POST /v1/oid4vp/requests` and `/v1/oid4vp/verify` (Digital Credentials API, both
 /// response modes, signed and unsigned), and the cross-device flow: the request object served once, the wallet's

@@ -1,9 +1,9 @@
-import ReportEncoding
 import DigitalCredentials
 import Foundation
 import HTTPServer
 import OpenID4VP
 import ReaderAuthentication
+import ReportEncoding
 import StrictJSON
 import WebPresentment
 

@@ -1,4 +1,3 @@
-import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
@@ -6,6 +5,7 @@ import HTTPServer
 import MDoc
 import Proximity
 import ReaderAuthentication
+import ReportEncoding
 import SessionStore
 import StrictJSON
 

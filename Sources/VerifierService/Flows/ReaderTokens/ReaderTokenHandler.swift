@@ -1,8 +1,8 @@
-import ReportEncoding
 import Encodings
 import Foundation
 import HTTPServer
 import ReaderToken
+import ReportEncoding
 import StrictJSON
 
 /// The body of `POST /v1/reader-tokens`.

@@ -1,8 +1,8 @@
-import ReportEncoding
 import Foundation
 import HTTPServer
 import MDoc
 import OpenID4VP
+import ReportEncoding
 import SDJWTVC
 import StrictJSON
 

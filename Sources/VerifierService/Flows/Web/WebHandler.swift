@@ -1,10 +1,10 @@
-import ReportEncoding
 import Crypto
 import Encodings
 import Foundation
 import HTTPServer
 import MDoc
 import ReaderAuthentication
+import ReportEncoding
 import SessionStore
 import StrictJSON
 import WebPresentment
