@@ -15,8 +15,23 @@ struct TakeSessionsStatement: PostgresPreparedStatement {
     static let sql = "SELECT * FROM verifierd_take_sessions($1, $2, $3, $4, $5)"
     static let bindingDataTypes: [PostgresDataType] = [.textArray, .textArray, .boolArray, .textArray, .int8Array]
 
-    /// The function the statement calls: the takes as arrays of one element per take, a row returned per session
-    /// taken (its payload as it was before the take cleared it).
+    /// The take itself, over the function's arguments (`ids`, `kinds`, `any_owners`, `owners`, `now_ms`: one element
+    /// per take): the rows it took, each with its payload as it was before the take cleared it.
+    static let takeQuery = """
+        WITH wanted AS (
+            SELECT * FROM unnest(ids, kinds, any_owners, owners, now_ms) AS w(id, kind, any_owner, owner, now_ms)),
+        old AS (
+            SELECT s.id, s.sealed, wanted.now_ms FROM verifierd_sessions AS s
+            JOIN wanted ON s.id = wanted.id AND s.kind = wanted.kind AND (wanted.any_owner OR s.owner = wanted.owner)
+            WHERE s.taken_ms IS NULL ORDER BY s.id FOR UPDATE OF s),
+        taken AS (
+            UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = old.now_ms
+            FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
+            RETURNING s.id, s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner)
+        SELECT * FROM taken
+        """
+
+    /// The function the statement calls (schema version 7): ``takeQuery`` with its plan fixed.
     static let function = """
         CREATE FUNCTION verifierd_take_sessions(ids text[], kinds text[], any_owners bool[], owners text[], now_ms int8[])
         RETURNS TABLE (taken_id text, taken_created_ms int8, taken_expires_ms int8, taken_sealed bytea,
@@ -29,17 +44,7 @@ struct TakeSessionsStatement: PostgresPreparedStatement {
         AS $take$
         BEGIN
             RETURN QUERY
-            WITH wanted AS (
-                SELECT * FROM unnest(ids, kinds, any_owners, owners, now_ms) AS w(id, kind, any_owner, owner, now_ms)),
-            old AS (
-                SELECT s.id, s.sealed, wanted.now_ms FROM verifierd_sessions AS s
-                JOIN wanted ON s.id = wanted.id AND s.kind = wanted.kind AND (wanted.any_owner OR s.owner = wanted.owner)
-                WHERE s.taken_ms IS NULL ORDER BY s.id FOR UPDATE OF s),
-            taken AS (
-                UPDATE verifierd_sessions AS s SET sealed = NULL, taken_ms = old.now_ms
-                FROM old WHERE s.id = old.id AND s.taken_ms IS NULL
-                RETURNING s.id, s.created_ms, s.expires_ms, old.sealed, s.taken_ms, s.owner)
-            SELECT * FROM taken;
+        \(takeQuery);
         END
         $take$
         """
