@@ -32,9 +32,10 @@ ARG RUNTIME_IMAGE=ubuntu:noble@sha256:9d6e6f7d762bf55c4a2f17694dc43d3eefae8452ee
 # --- build ---
 FROM ${SWIFT_IMAGE} AS build
 # zlib for status lists (the CZlib system library target); OpenSSL for the HTTPS listener (COpenSSL); libcurl for the
-# outbound fetcher (CCurl).
+# outbound fetcher (CCurl); zstd for zero-knowledge circuit files (CZstd). Every `.apt([...])` provider of
+# Package.swift is here (ContainerLayoutTests holds them together).
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends zlib1g-dev libssl-dev \
-    pkg-config libcurl4-openssl-dev \
+    pkg-config libcurl4-openssl-dev libzstd-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift Package.resolved ./
@@ -51,8 +52,8 @@ RUN swift build -c release --product verifierd --static-swift-stdlib --force-res
 
 # --- run ---
 # Only what the binary loads at run time: libcurl (outbound fetcher) and ca-certificates for its HTTPS, zlib1g
-# (status lists), libssl3t64 (HTTPS listener). No Swift, no tzdata (logs and reports are in UTC), no shell tools beyond
-# the base image's.
+# (status lists), libssl3t64 (HTTPS listener), libzstd1 (circuit files). No Swift, no tzdata (logs and reports are in
+# UTC), no shell tools beyond the base image's.
 FROM ${RUNTIME_IMAGE}
 # VERSION equals `verifierd --version` (a test holds them together); SOURCE_URL is where the image was built from:
 #   docker build --build-arg SOURCE_URL="$(git remote get-url origin)" -t verifierd .
@@ -65,7 +66,7 @@ LABEL org.opencontainers.image.title="verifierd" \
       org.opencontainers.image.licenses="Apache-2.0"
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates libcurl4t64 zlib1g \
-    libssl3t64 \
+    libssl3t64 libzstd1 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 verifierd \
  && useradd --system --uid 10001 --gid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin verifierd \

@@ -201,7 +201,7 @@ let package = Package(
         // Results pushed to integrators: Standard Webhooks signatures, the outbox (a directory for one process; the
         // database's table is in PostgresStore), retries with back-off, the delivery loop. No HTTP server.
         .target(name: "Webhooks", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
+            "Encodings", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // Longfellow zero-knowledge proofs (issue 43, under construction): carry-less multiplication for GF(2^128)
         // (PCLMULQDQ behind a CPU check), the two fields, the verifier's Fiat–Shamir transcript, and circuit files

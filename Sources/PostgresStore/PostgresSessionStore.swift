@@ -125,6 +125,35 @@ public final class PostgresSessionStore: SessionStore {
         return .expired
     }
 
+    public func restore(_ record: SessionRecord, now: Date) async -> SessionRestoreResult {
+        let id = record.id, kind = record.kind.rawValue, owner = record.owner
+        let nowMs = StoredTime.milliseconds(now), expires = StoredTime.milliseconds(record.expiresAt)
+        let logger = database.logger
+        let sealed: ByteBuffer
+        do {
+            // Sealed again, bound to the expiry as stored (the record came from a take, so it is whole milliseconds).
+            sealed = ByteBuffer(bytes: try sealing.seal(record))
+        } catch {
+            return .unavailable(error.description)
+        }
+        do {
+            // Only a row that was taken and still has no payload, of this kind and owner, before its expiry: the one
+            // this record came from.
+            return try await database.perform("restore session") { client -> SessionRestoreResult in
+                let rows = try await client.query("""
+                    UPDATE verifierd_sessions SET sealed = \(sealed), taken_ms = NULL
+                    WHERE id = \(id) AND kind = \(kind) AND owner = \(owner) AND taken_ms IS NOT NULL AND sealed IS NULL
+                      AND expires_ms = \(expires) AND expires_ms > \(nowMs)
+                    RETURNING 1
+                    """, logger: logger)
+                for try await _ in rows { return .restored }
+                return .notRestored
+            }
+        } catch {
+            return .unavailable("\(error)")
+        }
+    }
+
     public func presence(id: String, kind sessionKind: SessionKind, owner: String?, now: Date) async -> SessionPresence {
         let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)

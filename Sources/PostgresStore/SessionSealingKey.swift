@@ -18,16 +18,7 @@ public struct SessionSealingKey: Sendable {
     }
 
     init(keyFileContents contents: [UInt8], source: String) throws(PostgresStoreError) {
-        let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        var bytes: [UInt8]?
-        if text.utf8.count == 64, let hex = [UInt8](hexString: text) {
-            bytes = hex
-        } else if let decoded = Data(base64Encoded: text), decoded.count == 32 {
-            bytes = Array(decoded)
-        } else if contents.count == 32 {
-            bytes = contents
-        }
-        guard let bytes, bytes.count == 32 else {
+        guard let bytes = SymmetricKeyFile.keyBytes(contents) else {
             throw .configuration(setting: "store.sessionKeyFile",
                                  reason: "\(source) does not hold a 32-byte key (base64, hex, or 32 raw bytes); "
                                      + "make one with: openssl rand -base64 32")

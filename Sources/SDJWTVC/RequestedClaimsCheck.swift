@@ -7,11 +7,22 @@ import StrictJSON
 /// requested claims present, with the query's `values` enforced here rather than trusted to the wallet.
 enum RequestedClaimsCheck {
     /// `akaVcts`: the credential's plain `aka_vcts` (SD-JWT VC -18 and later: other names of its type, which match
-    /// `meta.vct_values` too).
-    static func evaluate(query: SDJWTVCQuery, vct: String, akaVcts: [String], claims: JSON, disclosedPaths: [ClaimPath]) -> SDJWTVCCheckResult {
+    /// `meta.vct_values` too). An alias is the issuer's own word: it satisfies a requested type only when
+    /// `issuerScope` (the operator's scope of the anchor or listing that vouches for the issuer) holds that type too,
+    /// exactly as `vct` itself is held to it by `sdjwt.issuerCertificateChain`.
+    static func evaluate(query: SDJWTVCQuery, vct: String, akaVcts: [String], issuerScope: (String) -> Bool, claims: JSON,
+                         disclosedPaths: [ClaimPath]) -> SDJWTVCCheckResult {
         let id = SDJWTVCCheckID.requestClaims
-        guard query.vctValues.contains(vct) || akaVcts.contains(where: query.vctValues.contains) else {
-            return .failed(id, FailureCode(.vctNotRequested), "vct \"\(vct.prefix(128))\" is not among the query's vct_values")
+        if !query.vctValues.contains(vct) {
+            let requestedAliases = akaVcts.filter(query.vctValues.contains)
+            guard let alias = requestedAliases.first else {
+                return .failed(id, FailureCode(.vctNotRequested), "vct \"\(vct.prefix(128))\" is not among the query's vct_values")
+            }
+            guard requestedAliases.contains(where: issuerScope) else {
+                return .failed(id, FailureCode(.issuerNotAuthorizedForVCT),
+                               "aka_vcts names the requested type \"\(alias.prefix(128))\", but the issuer is not trusted for it "
+                               + "(its anchor or listing is scoped to other types); an alias the issuer chose does not widen its scope")
+            }
         }
         guard query.restrictsClaims else { return .passed(id, "vct accepted; every claim reported") }
         let patterns = query.claims.map(\.path)

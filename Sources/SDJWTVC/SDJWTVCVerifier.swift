@@ -57,7 +57,11 @@ public struct SDJWTVCVerifier: Sendable {
         var issuer = SDJWTVCIssuerSummary(iss: iss, signerSubject: nil, anchorSubject: nil, anchorSHA256: nil)
         var anchor: TrustAnchor?
         var metadataIssuer: String?
+        // The types the operator trusts this issuer for: what `vct`, and any alias the issuer names in `aka_vcts`,
+        // is held to (nothing when no anchor or listing vouches for the issuer).
+        var issuerScope: (String) -> Bool = { _ in false }
         if let listed = iss.flatMap(metadataIssuers.listing(of:)) {
+            issuerScope = { listed.isAuthorized(for: $0) }
             let verifiedKey: SDJWTVCIssuerKeys.Key?
             (signature, verifiedKey) = metadataSignature(jws, lookup: issuerKeys)
             checks.append(signature)
@@ -81,6 +85,7 @@ public struct SDJWTVCVerifier: Sendable {
                 let (result, found) = chain.check(vct: vct, now: now)
                 checks.append(result)
                 anchor = found
+                if let metadata = found?.metadata { issuerScope = { metadata.authorizes(docType: $0) } }
             } else {
                 checks.append(.notApplicable(.issuerCertificateChain, "no certificate to build a path from"))
             }
@@ -145,8 +150,8 @@ public struct SDJWTVCVerifier: Sendable {
         if let query = options.query {
             if let processed = resolved?.claims, let vct {
                 let akaVcts: [String] = { if case .array(let items)? = payload[member: "aka_vcts"] { return items.compactMap(\.stringValue) } else { return [] } }()
-                checked.checks.append(RequestedClaimsCheck.evaluate(query: query, vct: vct, akaVcts: akaVcts, claims: processed,
-                                                                    disclosedPaths: resolved?.disclosedPaths ?? []))
+                checked.checks.append(RequestedClaimsCheck.evaluate(query: query, vct: vct, akaVcts: akaVcts, issuerScope: issuerScope,
+                                                                    claims: processed, disclosedPaths: resolved?.disclosedPaths ?? []))
                 if query.restrictsClaims {
                     checked.claims = ClaimsPathPointer.project(processed, query.claims.map(\.path)) ?? .object([])
                 }

@@ -98,6 +98,18 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
+    public func restore(_ record: SessionRecord, now: Date) -> SessionRestoreResult {
+        state.withLock { state in
+            guard record.expiresAt > now, state.live[record.id] == nil, let tombstone = state.tombstones[record.id],
+                  tombstone.wasUsed, tombstone.kind == record.kind, tombstone.owner == record.owner
+            else { return .notRestored }
+            state.tombstones[record.id] = nil
+            state.live[record.id] = record
+            count(record, in: &state)
+            return .restored
+        }
+    }
+
     public func presence(id: String, kind: SessionKind, owner: String?, now: Date) -> SessionPresence {
         state.withLock { state in
             if let record = state.live[id], record.kind == kind, owner == nil || owner == record.owner {

@@ -26,6 +26,12 @@ public protocol SessionStore: Sendable {
     /// still empty is ``SessionFilledTakeResult/pending`` and stays where it is.
     func takeFilled(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionFilledTakeResult
 
+    /// Puts back a record that ``take(id:kind:owner:now:)`` handed out and whose answer was not judged (its caller was
+    /// refused for want of capacity before anything about the answer was decided): it is live again with its ID,
+    /// kind, owner, expiry and payload, as it was before the take. Never refused for room (the record held it a
+    /// moment ago); a record that expired meanwhile, or whose tombstone is gone, stays taken.
+    func restore(_ record: SessionRecord, now: Date) async -> SessionRestoreResult
+
     /// Drops expired sessions and old tombstones; returns how many sessions were dropped.
     @discardableResult
     func sweep(now: Date) async -> Int
@@ -86,6 +92,15 @@ public enum SessionTakeResult: Sendable {
     /// No such session of this kind (or it was forgotten long ago).
     case notFound
     /// The store could not be asked (e.g. its database is unreachable); nothing was taken.
+    case unavailable(String)
+}
+
+/// The answer to ``SessionStore/restore(_:now:)``.
+public enum SessionRestoreResult: Sendable, Equatable {
+    /// The record is live again.
+    case restored
+    /// It expired meanwhile, or its tombstone is gone: it stays taken.
+    case notRestored
     case unavailable(String)
 }
 

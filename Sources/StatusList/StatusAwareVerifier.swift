@@ -30,7 +30,7 @@ public struct StatusAwareVerifier: Sendable {
         var zeroKnowledgeOutcomes: [String?]?
         let proofs = prepared.zeroKnowledgeProofs
         if !proofs.isEmpty, let pool = options.zeroKnowledge?.pool {
-            guard let outcomes = await pool.run({ proofs.map { $0.run() } }) else {
+            guard let outcomes = await pool.run(for: options.proofPoolCaller, { proofs.map { $0.run() } }) else {
                 let seconds = pool.retryAfterSeconds
                 return .busy(.zkCapacityExhausted, "zero-knowledge proofs are being checked at the configured limit "
                              + "(zk.maxConcurrent \(pool.maximumRunning), zk.maxQueued \(pool.maximumWaiting)); retry after \(seconds) s",

@@ -261,6 +261,9 @@ extension ConfigurationLoader.Values {
         }
         zk.maxConcurrent = try int("zk", "maxConcurrent", default: zk.maxConcurrent, range: 1...64)
         zk.maxQueued = try int("zk", "maxQueued", default: zk.maxQueued, range: 0...1024)
+        if raw("zk", "maxPerIntegrator") != nil {
+            zk.maxPerIntegrator = try int("zk", "maxPerIntegrator", default: 1, range: 1...(zk.maxConcurrent + zk.maxQueued))
+        }
         zk.maxBodyBytes = try int("zk", "maxBodyBytes", default: max(zk.maxBodyBytes, maxBodyBytes), range: maxBodyBytes...(16 << 20))
         zk.maxAgeSeconds = try int("zk", "maxAgeSeconds", default: zk.maxAgeSeconds, range: 60...(7 * 86_400))
         return zk
@@ -310,9 +313,19 @@ extension ConfigurationLoader.Values {
         }
         if let directory = try string("webhooks", "outboxDirectory") {
             webhooks.outboxDirectory = path(directory)
+            // The bodies wait on disk with the holder's claim values: never in plain text.
+            guard let keyFile = try string("webhooks", "outboxKeyFile") else {
+                throw ConfigurationError(key: "webhooks.outboxKeyFile",
+                                         "is required with webhooks.outboxDirectory: the key (32 bytes, e.g. openssl rand -base64 32) "
+                                             + "that seals each waiting result on disk")
+            }
+            webhooks.outboxKeyFile = path(keyFile)
         } else if case .memory = store {
             throw ConfigurationError(key: "webhooks.outboxDirectory",
                                      "is required with the memory store: deliveries wait there, on disk, across restarts")
+        } else if raw("webhooks", "outboxKeyFile") != nil {
+            throw ConfigurationError(key: "webhooks.outboxKeyFile",
+                                     "goes with webhooks.outboxDirectory; the PostgreSQL outbox is sealed with store.sessionKeyFile")
         }
         webhooks.retry = WebhookRetryPolicy(
             baseDelay: Double(try int("webhooks", "retryBaseMilliseconds", default: 1000, range: 10...600_000)) / 1000,

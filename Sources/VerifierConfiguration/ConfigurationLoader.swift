@@ -48,8 +48,8 @@ public enum ConfigurationLoader {
         "logging": ["level"],
         "demo": ["enabled", "integrator"],
         "presentations": ["protocols", "sessionTTLSeconds"],
-        "zk": ["systems", "missingCircuits", "maxConcurrent", "maxQueued", "maxBodyBytes", "maxAgeSeconds"],
-        "webhooks": ["endpoints", "outboxDirectory", "maxAttempts", "maxAgeSeconds", "retryBaseMilliseconds",
+        "zk": ["systems", "missingCircuits", "maxConcurrent", "maxQueued", "maxPerIntegrator", "maxBodyBytes", "maxAgeSeconds"],
+        "webhooks": ["endpoints", "outboxDirectory", "outboxKeyFile", "maxAttempts", "maxAgeSeconds", "retryBaseMilliseconds",
                      "retryMaxSeconds", "leaseSeconds", "pollMilliseconds", "maxPending", "timeoutSeconds"],
     ]
 

@@ -275,6 +275,14 @@ public struct ServiceConfiguration: Sendable {
         public var maxConcurrent = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         /// Proof checks waiting for a turn; past them a response is answered 503 with Retry-After.
         public var maxQueued = 4
+        /// Proof checks one integrator may have running and waiting at once; nil: the pool (running and waiting)
+        /// divided among the integrators, at least 1, as sessions are shared.
+        public var maxPerIntegrator: Int?
+
+        /// The pool's share of one integrator among `integratorCount`.
+        public func perIntegratorShare(integratorCount: Int) -> Int {
+            maxPerIntegrator ?? max(1, (maxConcurrent + maxQueued) / max(1, integratorCount))
+        }
         /// The largest body on the routes that may carry a proof (`server.maxBodyBytes` elsewhere).
         public var maxBodyBytes = 2 << 20
         /// How long before now a proof's stated time may lie.
@@ -289,6 +297,8 @@ public struct ServiceConfiguration: Sendable {
         public var endpoints: [WebhookEndpoint] = []
         /// The memory store's outbox (a directory; required there). The PostgreSQL store keeps it in the database.
         public var outboxDirectory: URL?
+        /// The key that seals the bodies waiting in ``outboxDirectory`` (required with it).
+        public var outboxKeyFile: URL?
         public var retry = WebhookRetryPolicy()
         /// How long one replica holds a message it is delivering before another may take it.
         public var leaseSeconds = 30

@@ -19,7 +19,7 @@ extension VerifierService {
                                           at time: Date) async -> (verified: Bool, text: String)
     {
         let report = await AppleIdentityVerifier(keys: apple.merchantKeys.keys).verify(
-            envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, check: verification.check(at: time)).report
+            envelope: envelope, nonce: nonce, merchantId: merchantId, teamId: teamId, check: verification.check(at: time, for: nil)).report
         return (report.verified, reportText(report))
     }
 
@@ -34,7 +34,7 @@ extension VerifierService {
         } catch {
             return reportText(.failure(error.code, error.detail))
         }
-        return reportText(await session.verifyAnswer(response, check: verification.check(at: time)))
+        return reportText(await session.verifyAnswer(response, check: verification.check(at: time, for: nil)))
     }
 
     /// Verifies an OpenID4VP answer against session parameters given by hand (`verifierd oid4vp verify`), under
@@ -42,7 +42,7 @@ extension VerifierService {
     public func verifyOpenID4VPAnswer(_ answer: WalletAnswer, session: OpenID4VPSession, at time: Date,
                                       trust: TrustSnapshot? = nil, issuerTrust: TrustSnapshot? = nil) async -> (verified: Bool, text: String)
     {
-        let verifier = OpenID4VPVerifier(mdoc: verification.check(at: time, trust: trust),
+        let verifier = OpenID4VPVerifier(mdoc: verification.check(at: time, for: nil, trust: trust),
                                          sdJwtVc: verification.sdJwtVcCheck(at: time, trust: issuerTrust))
         let verdict = await verifier.verify(answer, session: session)
         return (verdict.verified, String(decoding: VerdictJSON.bytes(verdict, includeClaims: true), as: UTF8.self))

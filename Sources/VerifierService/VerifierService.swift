@@ -151,10 +151,13 @@ public final class VerifierService: Sendable {
         sdJwtVcIssuerTrust = store.sdJwtVcIssuers
         zkSystems = material.zkSystems
         zkMissing = material.zkMissing
+        let integratorCount = integratorAuthentication.integratorCount
         let zeroKnowledge = configuration.zeroKnowledge.map { section in
             ZkDocumentVerifier(systems: material.zkSystems, clockSkew: TimeInterval(configuration.verification.clockSkewSeconds),
                                maximumAge: TimeInterval(section.maxAgeSeconds),
-                               pool: ZKProofPool(maximumRunning: section.maxConcurrent, maximumWaiting: section.maxQueued))
+                               pool: ZKProofPool(maximumRunning: section.maxConcurrent, maximumWaiting: section.maxQueued,
+                                                 maximumPerCaller: section.perIntegratorShare(
+                                                     integratorCount: integratorCount)))
         }
         zkPool = zeroKnowledge?.pool
         let verification = ResponseVerification(configuration: configuration, trust: store.trust,

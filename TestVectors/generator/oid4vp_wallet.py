@@ -1053,8 +1053,10 @@ class Client:
         try:
             with _OPENER.open(request, timeout=HTTP_TIMEOUT) as response:
                 status, raw, ctype = response.status, response.read(), response.headers.get("Content-Type", "")
+                headers = {k.lower(): v for k, v in response.headers.items()}
         except urllib.error.HTTPError as error:
             status, ctype = error.code, error.headers.get("Content-Type", "") if error.headers else ""
+            headers = {k.lower(): v for k, v in error.headers.items()} if error.headers else {}
             try:
                 raw = error.read()
             except OSError:
@@ -1066,7 +1068,7 @@ class Client:
             parsed = json.loads(text) if text else {}
         except json.JSONDecodeError:
             parsed = {}
-        return Reply(status, parsed, text, ctype)
+        return Reply(status, parsed, text, ctype, headers)
 
     def post_json(self, path: str, body: dict) -> Reply:
         return self.send("POST", path, json.dumps(body).encode(), "application/json")

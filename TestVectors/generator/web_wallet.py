@@ -500,6 +500,13 @@ class Reply:
     body: Any
     text: str
     content_type: str
+    headers: dict[str, str] = field(default_factory=dict)  # lower-case names
+
+    @property
+    def retry_after(self) -> int | None:
+        """Retry-After in whole seconds (RFC 9110 10.2.3), or None when absent or not delay-seconds."""
+        value = self.headers.get("retry-after", "")
+        return int(value) if value.isdigit() else None
 
     @property
     def code(self) -> str | None:
@@ -524,8 +531,10 @@ class Client:
         try:
             with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
                 status, raw, content_type = response.status, response.read(), response.headers.get("Content-Type", "")
+                headers = {k.lower(): v for k, v in response.headers.items()}
         except urllib.error.HTTPError as error:
             status, content_type = error.code, error.headers.get("Content-Type", "")
+            headers = {k.lower(): v for k, v in error.headers.items()} if error.headers else {}
             try:
                 raw = error.read()
             except OSError:
@@ -537,7 +546,7 @@ class Client:
             parsed = json.loads(text) if text else {}
         except json.JSONDecodeError:
             parsed = {}
-        return Reply(status, parsed, text, content_type)
+        return Reply(status, parsed, text, content_type, headers)
 
     def make(self, origin: str = ORIGIN, documents: list | None = None) -> MadeRequest:
         body: dict[str, Any] = {"origin": origin}

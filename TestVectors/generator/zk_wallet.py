@@ -41,6 +41,9 @@ import argparse
 import base64
 import json
 import sys
+import time
+import urllib.error
+import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -231,6 +234,134 @@ def run_proximity(client: w.Client, signer: Signer, backend: str) -> list[dict[s
     return [scenario("proximity-verified", ok, reply, "" if ok else reply.text[:600])]
 
 
+# --------------------------------------------------------------------------------------------------
+# Capacity: answers sent while the service's proof pool is full
+# --------------------------------------------------------------------------------------------------
+
+def _post_page(base_url: str, path: str, body: dict) -> w.Reply:
+    """A POST as the demo page makes it: no token, the page's Origin (the service's own)."""
+    request = urllib.request.Request(base_url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Origin": base_url})
+    try:
+        with urllib.request.urlopen(request, timeout=w.HTTP_TIMEOUT) as response:
+            status, raw, ctype = response.status, response.read(), response.headers.get("Content-Type", "")
+            headers = {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as error:
+        status, ctype = error.code, error.headers.get("Content-Type", "")
+        headers = {k.lower(): v for k, v in error.headers.items()}
+        raw = error.read()
+    text = raw.decode("utf-8", "replace")
+    try:
+        parsed = json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        parsed = {}
+    return w.Reply(status, parsed, text, ctype, headers)
+
+
+def _annex_c_of(answer: dict, origin: str, mode: str, root: x509.Certificate) -> w.MadeRequest:
+    """The org-iso-mdoc request of a multi-protocol answer (/v1/presentations/requests, /demo/requests)."""
+    requests = (answer.get("digital") or {}).get("requests") or []
+    chosen = next((r for r in requests if r.get("protocol") == "org-iso-mdoc"), None)
+    w.expect(chosen is not None, f"org-iso-mdoc is not offered: {json.dumps(answer)[:300]}")
+    return w.check_made_request({"sessionId": answer["sessionId"], "expiresAt": answer["expiresAt"], "request": chosen},
+                                origin, mode, root)
+
+
+def _zk_verified(reply: w.Reply) -> bool:
+    document = (reply.body.get("documents") or [{}])[0] if isinstance(reply.body, dict) else {}
+    return reply.status == 200 and document.get("zk") is True \
+        and document.get("claims") == {MDL_NAMESPACE: {"age_over_18": True}}
+
+
+def run_capacity(base_url: str, token: str, signer: Signer, backend: str, mode: str, attempts: int = 20) -> int:
+    """Every channel's answer sent while the proof pool is full (the test holds it and lets it go once all were
+    refused): each is 503 ZK_CAPACITY_EXHAUSTED with Retry-After and spends nothing (a cross-device result stays
+    pending); then, like a wallet or a page that honours Retry-After, the same bytes are sent again and verify."""
+    root = x509.load_pem_x509_certificate((TV / "demo" / "reader-root.pem").read_bytes())
+    web = w.Client(base_url, mode, root, token)
+    oid = ow.Client(base_url, root, token)
+    channels: list[tuple[str, Any, Any]] = []  # (name, send, after)
+
+    made = web.make(w.ORIGIN, AGE_REQUEST)
+    sealed = w.seal(made.recipient, made.transcript, zk_device_response(signer, zk_request(made), made.transcript, backend))
+    channels.append(("web", lambda: web.verify(made.session_id, sealed), None))
+
+    answer = web.post("/v1/presentations/requests", {"origin": w.ORIGIN, "documents": AGE_REQUEST})
+    w.expect(answer.status == 201, f"/v1/presentations/requests answered {answer.status}: {answer.text[:300]}")
+    offered = _annex_c_of(answer.body, w.ORIGIN, mode, root)
+    credential = {"protocol": "org-iso-mdoc", "data": {"response": w.seal(
+        offered.recipient, offered.transcript, zk_device_response(signer, zk_request(offered), offered.transcript, backend))}}
+    channels.append(("presentations", lambda: web.post("/v1/presentations/verify",
+                                                       {"sessionId": offered.session_id, "credential": credential}), None))
+
+    page = _post_page(base_url, "/demo/requests", {"documents": AGE_REQUEST})
+    w.expect(page.status == 201, f"/demo/requests answered {page.status}: {page.text[:300]}")
+    shown = _annex_c_of(page.body, base_url, mode, root)
+    page_credential = {"protocol": "org-iso-mdoc", "data": {"response": w.seal(
+        shown.recipient, shown.transcript, zk_device_response(signer, zk_request(shown), shown.transcript, backend))}}
+    channels.append(("demo", lambda: _post_page(base_url, "/demo/verify",
+                                                {"sessionId": shown.session_id, "credential": page_credential}), None))
+
+    s = oid.make(signed=True, mode="dc_api.jwt", documents=AGE_REQUEST)
+    query = s.credentials[0]
+    spec = {"zkSystemId": query.zk_systems[0].get("id", query.zk_systems[0]["circuit_hash"]),
+            "params": {k: query.zk_systems[0][k] for k in ("circuit_hash", "num_attributes", "version", "block_enc_hash",
+                                                             "block_enc_sig")}}
+    transcript = ow.session_transcript(s)
+    dc_answer = ow.answer(s, transcript=transcript,
+                          vp={query.id: [ow.b64url(zk_device_response(signer, spec, transcript, backend))]})
+    channels.append(("openid4vp", lambda: oid.verify(s.session_id, dc_answer), None))
+
+    cross, _ = oid.make_cross_device(documents=AGE_REQUEST)
+    cross_query = cross.credentials[0]
+    cross_spec = {"zkSystemId": cross_query.zk_systems[0].get("id", cross_query.zk_systems[0]["circuit_hash"]),
+                  "params": {k: cross_query.zk_systems[0][k] for k in ("circuit_hash", "num_attributes", "version",
+                                                                         "block_enc_hash", "block_enc_sig")}}
+    cross_transcript = ow.session_transcript(cross)
+    jwe = ow.answer(cross, transcript=cross_transcript, vp={cross_query.id: [ow.b64url(
+        zk_device_response(signer, cross_spec, cross_transcript, backend))]})["response"]
+    channels.append(("cross-device", lambda: oid.post_response(cross, jwe), lambda: oid.result(cross.session_id)))
+
+    e_device = ph.ec.generate_private_key(ph.ec.SECP256R1())
+    holder = ph.Holder(e_device, ph.engagement(e_device))
+    opened = web.post("/v1/proximity/sessions", {"deviceEngagement": holder.qr_text, "documents": AGE_REQUEST})
+    w.expect(opened.status == 201, f"/v1/proximity/sessions answered {opened.status}: {opened.text[:300]}")
+    holder.establish(opened.body, mode, root)
+    response = zk_device_response(signer, zk_request_of(holder.device_request), holder.transcript, backend)
+    data = ph.AESGCM(holder.sk_device).encrypt((1).to_bytes(8, "big") + (1).to_bytes(4, "big"), response, None)
+    message = {"sessionData": ph.b64(cbor2.dumps({"data": data}))}
+    channels.append(("proximity", lambda: web.post(f"/v1/proximity/sessions/{holder.session_id}/messages", message), None))
+
+    results = []
+    waits: dict[str, int] = {}
+    for name, send, after in channels:
+        reply = send()
+        ok = reply.status == 503 and reply.code == "ZK_CAPACITY_EXHAUSTED" and (reply.retry_after or 0) >= 1
+        detail = "" if ok else reply.text[:400]
+        if ok and after is not None:  # nothing was stored: the caller's poll is still pending
+            pending = after()
+            ok = pending.status == 202
+            detail = "" if ok else f"the result answered {pending.status} while the answer waited: {pending.text[:300]}"
+        waits[name] = reply.retry_after or 1
+        results.append(scenario(f"{name}-refused", ok, reply, detail))
+    for name, send, after in channels:
+        reply = send()
+        for _ in range(attempts):
+            if reply.status != 503:
+                break
+            time.sleep(reply.retry_after or waits[name])
+            reply = send()
+        if after is None:
+            results.append(scenario(f"{name}-retried", _zk_verified(reply), reply, "" if _zk_verified(reply) else reply.text[:600]))
+        else:
+            result = after()
+            ok = reply.status == 200 and _zk_verified(result)
+            results.append(scenario(f"{name}-retried", ok, result, "" if ok else f"{reply.status} {reply.text[:200]}; result {result.text[:400]}"))
+    passed = sum(1 for r in results if r["ok"])
+    print(json.dumps({"summary": {"passed": passed, "failed": len(results) - passed}}))
+    return 0 if passed == len(results) else 1
+
+
 def present(answer_file: Path, origin: str, signer: Signer, backend: str, mode: str) -> int:
     try:
         root = None if mode == "none" else x509.load_pem_x509_certificate((TV / "demo" / "reader-root.pem").read_bytes())
@@ -253,6 +384,9 @@ def main() -> int:
     parser.add_argument("--mode", choices=["none", *w.MODES], default="none",
                         help="what the service signs (none: unsigned requests; the demo configuration signs both)")
     parser.add_argument("--present", type=Path, metavar="FILE")
+    parser.add_argument("--scenario", choices=["all", "capacity"], default="all",
+                        help="capacity: every channel's answer sent while the test holds the proof pool full (503 with "
+                             "Retry-After, nothing spent), then sent again (verified)")
     parser.add_argument("--origin", default=w.ORIGIN)
     args = parser.parse_args()
     signer = Signer(args.issuer)
@@ -263,6 +397,8 @@ def main() -> int:
     root = None if args.mode == "none" else x509.load_pem_x509_certificate((TV / "demo" / "reader-root.pem").read_bytes())
     client = w.Client(args.base_url, None if args.mode == "none" else args.mode, root, args.token)
     try:
+        if args.scenario == "capacity":
+            return run_capacity(args.base_url.rstrip("/"), args.token, signer, args.backend, args.mode)
         return run(client, signer, args.backend)
     except w.Failure as error:
         print(json.dumps({"scenario": "setup", "ok": False, "detail": str(error)}))

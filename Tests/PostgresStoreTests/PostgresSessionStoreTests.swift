@@ -47,6 +47,31 @@ struct PostgresSessionStoreTests {
                 "a taken session keeps no payload")
     }
 
+    /// A session taken and put back (its answer was not judged) is live again, sealed again, for one more take; one
+    /// that expired meanwhile, or that is live already, is not put back.
+    @Test func aSessionPutBackIsTakenAgainOnce() async throws {
+        let test = try await TestDatabase.make()
+        let store = PostgresSessionStore(database: test.database, maximumSessions: 100)
+        let session = record(ttl: 60)
+        try await store.insert(session, now: now)
+        guard case .taken(let taken) = await store.take(id: session.id, kind: "web", now: now) else {
+            Issue.record("not taken"); return
+        }
+        #expect(await store.restore(taken, now: now.addingTimeInterval(1)) == .restored)
+        #expect(await store.restore(taken, now: now.addingTimeInterval(1)) == .notRestored, "live already")
+        let sealed = try test.psql("SELECT encode(sealed, 'hex') FROM verifierd_sessions WHERE id = '\(session.id)'")
+        #expect(!sealed.isEmpty && !sealed.contains(Self.secret.map { String(format: "%02x", $0) }.joined()), "sealed again")
+        #expect(await store.presence(id: session.id, kind: "web", owner: nil, now: now.addingTimeInterval(2)) == .open)
+        guard case .taken(let again) = await store.take(id: session.id, kind: "web", now: now.addingTimeInterval(2)) else {
+            Issue.record("not taken again"); return
+        }
+        #expect(again.payload.bytes == Self.secret)
+        guard case .alreadyUsed = await store.take(id: session.id, kind: "web", now: now.addingTimeInterval(3)) else {
+            Issue.record("taken twice"); return
+        }
+        #expect(await store.restore(again, now: now.addingTimeInterval(61)) == .notRestored, "expired meanwhile")
+    }
+
     @Test func expiredUnknownAndOtherKindsAreToldApart() async throws {
         let test = try await TestDatabase.make()
         let store = PostgresSessionStore(database: test.database, maximumSessions: 100)

@@ -27,6 +27,31 @@ struct InMemorySessionStoreTests {
         }
     }
 
+    /// A record taken and put back (its answer was not judged) is live again, once; an expired one, a record never
+    /// taken, or one put back already, is not.
+    @Test func aRecordPutBackCanBeTakenAgainOnce() throws {
+        let store = InMemorySessionStore(maximumSessions: 10)
+        try store.insert(Self.record("a", expiresIn: 60), now: Self.start)
+        guard case .taken(let record) = store.take(id: "a", kind: "web", now: Self.start) else {
+            Issue.record("not taken")
+            return
+        }
+        #expect(store.restore(record, now: Self.start) == .restored)
+        #expect(store.restore(record, now: Self.start) == .notRestored, "it is live already")
+        #expect(store.statistics(now: Self.start).live == 1)
+        guard case .taken(let again) = store.take(id: "a", kind: "web", now: Self.start.addingTimeInterval(1)) else {
+            Issue.record("the record put back was not taken again")
+            return
+        }
+        #expect(again.payload.bytes == [1, 2, 3])
+        guard case .alreadyUsed = store.take(id: "a", kind: "web", now: Self.start.addingTimeInterval(2)) else {
+            Issue.record("taken twice")
+            return
+        }
+        #expect(store.restore(again, now: Self.start.addingTimeInterval(61)) == .notRestored, "expired meanwhile")
+        #expect(store.restore(Self.record("never"), now: Self.start) == .notRestored, "never taken")
+    }
+
     @Test func anotherKindCannotTakeIt() throws {
         let store = InMemorySessionStore(maximumSessions: 10)
         try store.insert(Self.record("a", kind: "proximity"), now: Self.start)

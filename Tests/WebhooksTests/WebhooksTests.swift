@@ -44,6 +44,8 @@ struct WebhooksTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("verifierd-outbox-\(UUID().uuidString.prefix(8))")
     }
 
+    static let key = WebhookSealingKey(bytes: Array(repeating: 7, count: 32))
+
     static func message(_ n: Int, at time: Date = Date(timeIntervalSince1970: 1_900_000_000)) -> WebhookMessage {
         WebhookMessage(id: "msg_" + String(repeating: "a", count: 21) + String(n % 10), integrator: "shop",
                        body: Array(#"{"n":\#(n)}"#.utf8), createdAt: time)
@@ -52,7 +54,7 @@ struct WebhooksTests {
     @Test func theDirectoryKeepsMessagesAcrossAReopen() async throws {
         let directory = Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outbox = try DirectoryWebhookOutbox(directory: directory, maximumMessages: 2)
+        let outbox = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key, maximumMessages: 2)
         let now = Date(timeIntervalSince1970: 1_900_000_000)
         try await outbox.enqueue(Self.message(1))
         try await outbox.enqueue(Self.message(2))
@@ -72,7 +74,7 @@ struct WebhooksTests {
         try await outbox.reschedule(retried)
         try await outbox.delivered(id: claimed[1].id)
         // Reopened (a restart): the rescheduled message, with its attempts and time, and nothing else.
-        let reopened = try DirectoryWebhookOutbox(directory: directory)
+        let reopened = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
         #expect(await reopened.statistics(now: now).pending == 1)
         #expect(try await reopened.claim(now: now.addingTimeInterval(59), lease: 30, limit: 10).isEmpty)
         let again = try await reopened.claim(now: now.addingTimeInterval(60), lease: 30, limit: 10)
@@ -84,12 +86,61 @@ struct WebhooksTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("not a message".utf8).write(to: directory.appendingPathComponent("msg_aaaaaaaaaaaaaaaaaaaaa1.msg"))
-        #expect(throws: WebhookOutboxError.self) { try DirectoryWebhookOutbox(directory: directory) }
-        // The decoder refuses a wrong magic line, a short head and bad numbers.
-        #expect(DirectoryWebhookOutbox.decode(id: "x", Array("verifierd-webhook-v2\nshop 1 0 1\n{}".utf8)) == nil)
-        #expect(DirectoryWebhookOutbox.decode(id: "x", Array("verifierd-webhook-v1\nshop 1 -1 1\n{}".utf8)) == nil)
-        #expect(DirectoryWebhookOutbox.decode(id: "x", Array("verifierd-webhook-v1\nshop 1 0\n{}".utf8)) == nil)
-        #expect(DirectoryWebhookOutbox.decode(id: "x", Array("verifierd-webhook-v1\nshop 1 0 1\n{}".utf8))?.body == Array("{}".utf8))
+        #expect(throws: WebhookOutboxError.self) { try DirectoryWebhookOutbox(directory: directory, sealing: Self.key) }
+        // The decoder refuses a wrong magic line, a short head, bad numbers and a v2 body that is not sealed.
+        func decode(_ text: String) -> WebhookMessage? { DirectoryWebhookOutbox.decode(id: "x", Array(text.utf8), sealing: Self.key)?.0 }
+        #expect(decode("verifierd-webhook-v3\nshop 1 0 1\n{}") == nil)
+        #expect(decode("verifierd-webhook-v1\nshop 1 -1 1\n{}") == nil)
+        #expect(decode("verifierd-webhook-v1\nshop 1 0\n{}") == nil)
+        #expect(decode("verifierd-webhook-v2\nshop 1 0 1\n{}") == nil)
+        #expect(decode("verifierd-webhook-v1\nshop 1 0 1\n{}")?.body == Array("{}".utf8))
+    }
+
+    /// What waits on disk holds no claim value in plain text: each body is sealed with the outbox key, bound to its
+    /// message (a body moved into another message's file, or read with another key, does not open); a file of the
+    /// first version is sealed at start.
+    @Test func bodiesAreSealedOnDisk() async throws {
+        let directory = Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outbox = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
+        let claims = WebhookMessage(id: "msg_" + String(repeating: "b", count: 22), integrator: "shop",
+                                    body: Array(#"{"claims":{"family_name":"Mustermann"}}"#.utf8), createdAt: Date(timeIntervalSince1970: 1_900_000_000))
+        try await outbox.enqueue(claims)
+        let file = directory.appendingPathComponent("\(claims.id).msg")
+        let stored = try Data(contentsOf: file)
+        #expect(stored.range(of: Data("Mustermann".utf8)) == nil, "the body is not on disk in plain text")
+        #expect(String(decoding: stored.prefix(21), as: UTF8.self) == "verifierd-webhook-v2\n")
+        // Another key does not open it, and the start refuses the directory rather than dropping the message.
+        #expect(throws: WebhookOutboxError.self) {
+            try DirectoryWebhookOutbox(directory: directory, sealing: WebhookSealingKey(bytes: Array(repeating: 8, count: 32)))
+        }
+        // The same sealed body under another message id does not open.
+        let other = "msg_" + String(repeating: "c", count: 22)
+        #expect(DirectoryWebhookOutbox.decode(id: other, Array(stored), sealing: Self.key) == nil)
+        #expect(DirectoryWebhookOutbox.decode(id: claims.id, Array(stored), sealing: Self.key)?.0.body == claims.body)
+        // A plain first-version file (written before sealing) is read, then rewritten sealed.
+        try FileManager.default.removeItem(at: file)
+        try Data(("verifierd-webhook-v1\nshop 1900000000000 0 1900000000000\n" + #"{"claims":{"family_name":"Mustermann"}}"#).utf8).write(to: file)
+        let reopened = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
+        #expect(await reopened.statistics(now: Date(timeIntervalSince1970: 1_900_000_000)).pending == 1)
+        #expect(try Data(contentsOf: file).range(of: Data("Mustermann".utf8)) == nil)
+    }
+
+    /// An outbox directory that already exists with a wider mode (and files readable by others) is set to 0700 and
+    /// 0600 at start, as the documentation promises.
+    @Test func anExistingWiderDirectoryIsNarrowedAtStart() async throws {
+        let directory = Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let first = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
+        try await first.enqueue(Self.message(1))
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".msg") })
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: directory.appendingPathComponent(file).path)
+        _ = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int == 0o700)
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)[.posixPermissions] as? Int == 0o600)
     }
 
     /// The loop: a 503 is rescheduled, a 2xx removes the message, the last allowed failure abandons it, and every
@@ -97,7 +148,7 @@ struct WebhooksTests {
     @Test func theLoopRetriesDeliversAndGivesUp() async throws {
         let directory = Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outbox = try DirectoryWebhookOutbox(directory: directory)
+        let outbox = try DirectoryWebhookOutbox(directory: directory, sealing: Self.key)
         let clock = Mutex(Date(timeIntervalSince1970: 1_900_000_000))
         let answers = Mutex([503, 200])
         let seen = Mutex<[[String]]>([])

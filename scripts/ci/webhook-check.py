@@ -15,7 +15,8 @@ Memory store (always):
                  ends 202 after about a second; wait=31 is 400
   restart        the receiver is down (connection refused) when the wallet answers; verifierd is stopped (SIGTERM) and
                  started again on the same outbox directory; the receiver comes up; the same message (webhook-id) is
-                 delivered by the new process
+                 delivered by the new process. While it waits on disk its report is sealed (no claim in plain
+                 text), in a directory the test made 0755 and the service set to 0700 (files 0600) at start
 With --postgres-url (two replicas on one database):
   replica-death  the receiver fails; the wallet answers replica A; A is killed (SIGKILL) while the delivery is pending;
                  the receiver recovers; replica B delivers the message A enqueued (the same webhook-id)
@@ -191,6 +192,12 @@ def configuration(work: Path, name: str, port: int, receiver_port: int, secret_f
                 "timeoutSeconds": 2}
     if outbox is not None:
         webhooks["outboxDirectory"] = str(outbox)
+        # The memory store's outbox seals what waits on disk with a key of its own (32 random bytes).
+        key = work / "webhook-outbox.key"
+        if not key.exists():
+            key.write_text(base64.b64encode(os.urandom(32)).decode() + "\n")
+            key.chmod(0o600)
+        webhooks["outboxKeyFile"] = str(key)
     root["webhooks"] = webhooks
     if store is not None:
         root["store"] = store
@@ -303,12 +310,20 @@ def step_restart(results: list, service: Service, receiver: Receiver) -> None:
     service.stop()
     before = len(receiver.received)
     waiting = sorted(p.name for p in Path(service.outbox).iterdir() if p.suffix == ".msg")
+    # What waits on disk: the report sealed (no claim value in plain text), in a directory of the service's user only
+    # (the test widened it to 0755 before the first start: set to 0700 at start, as promised).
+    plain = [name for name in waiting if b"given_name" in (Path(service.outbox) / name).read_bytes()
+             or b'"claims"' in (Path(service.outbox) / name).read_bytes()]
+    directory_mode = Path(service.outbox).stat().st_mode & 0o777
+    file_modes = sorted({(Path(service.outbox) / name).stat().st_mode & 0o777 for name in waiting})
     service.start()
     receiver.mode = "accept"
     receiver.start()
     ok = receiver.wait_for(lambda r: any(x["status"] == 200 for x in r[before:]), 15)
     delivered = next((x for x in receiver.received[before:] if x["status"] == 200), None)
-    facts = {"waiting_at_stop": len(waiting), "delivered": delivered is not None}
+    facts = {"waiting_at_stop": len(waiting), "delivered": delivered is not None, "plain_on_disk": len(plain),
+             "directory_mode": oct(directory_mode), "file_modes": [oct(m) for m in file_modes]}
+    ok = ok and not plain and directory_mode == 0o700 and file_modes == [0o600]
     if delivered:
         payload = payload_of(delivered)
         facts.update(same_id=f"{delivered['id']}.msg" in waiting, session=payload["data"]["sessionId"] == s.session_id,
@@ -370,6 +385,8 @@ def main() -> int:
     try:
         port = free_port()
         outbox = args.work / "outbox"
+        outbox.mkdir(mode=0o755, exist_ok=True)
+        outbox.chmod(0o755)  # wider than promised: the service must narrow it at start
         service = Service(args.verifierd, configuration(args.work, "memory", port, receiver.port, secret_file, outbox, None),
                           port, args.work / "memory.log")
         service.outbox = outbox

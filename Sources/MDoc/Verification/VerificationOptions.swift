@@ -47,6 +47,9 @@ public struct VerificationOptions: Sendable {
     public var sessionTranscriptSource: SessionTranscriptSource = .verifier
     /// The zero-knowledge systems accepted and where proofs run; nil: every ZK document fails `zk.system`.
     public var zeroKnowledge: ZkDocumentVerifier?
+    /// Whose share of the proof pool this verification's proofs take (``ZKProofPool/maximumPerCaller``): the
+    /// integrator that asked, so that one integrator cannot hold the pool every other one shares.
+    public var proofPoolCaller = ""
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, profileChecks: ProfileCheckMode = .warn,
                 profileChecksByAnchor: [String: ProfileCheckMode] = [:], readerKey: EphemeralReaderKey? = nil) {

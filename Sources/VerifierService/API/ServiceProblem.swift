@@ -10,6 +10,9 @@ public struct ServiceProblem: Error, Sendable {
     var headers: HTTPFields = [:]
     /// Added to the request's access-log line.
     var logAnnotations: [String: String] = [:]
+    /// Nothing about the answer was decided (the proof pool had no room for it): the one-time session it was taken
+    /// from is put back, so that the same answer can be sent again (``SessionGate/take(_:as:for:judging:)``).
+    var leftAnswerUnjudged = false
 
     init(_ status: HTTPResponse.Status, _ code: String, _ detail: String) {
         self.status = status

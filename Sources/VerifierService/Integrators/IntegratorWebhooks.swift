@@ -24,11 +24,17 @@ struct IntegratorWebhooks: Sendable {
         if let database = store.database {
             outbox = PostgresWebhookOutbox(database: database, maximumMessages: section.maxPending)
         } else {
-            guard let directory = section.outboxDirectory else {
-                throw ConfigurationError(key: "webhooks.outboxDirectory", "is required with the memory store")
+            guard let directory = section.outboxDirectory, let keyFile = section.outboxKeyFile else {
+                throw ConfigurationError(key: "webhooks.outboxDirectory", "is required with the memory store, with webhooks.outboxKeyFile")
+            }
+            let sealing: WebhookSealingKey
+            do throws(WebhookOutboxError) {
+                sealing = try WebhookSealingKey(file: keyFile)
+            } catch {
+                throw ConfigurationError(key: "webhooks.outboxKeyFile", "\(error)")
             }
             do throws(WebhookOutboxError) {
-                outbox = try DirectoryWebhookOutbox(directory: directory, maximumMessages: section.maxPending)
+                outbox = try DirectoryWebhookOutbox(directory: directory, sealing: sealing, maximumMessages: section.maxPending)
             } catch {
                 throw ConfigurationError(key: "webhooks.outboxDirectory", "\(error)")
             }

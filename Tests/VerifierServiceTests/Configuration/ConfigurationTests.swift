@@ -170,7 +170,7 @@ struct ConfigurationTests {
     @Test func webhooks() throws {
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n"
         let files = ["hook.whsec": secret, "weak.whsec": "whsec_" + Data(count: 8).base64EncodedString(), "plain.txt": "not a secret"]
-        func config(_ endpoints: String, extra: String = #", "outboxDirectory": "outbox""#, outbound: String = "") -> String {
+        func config(_ endpoints: String, extra: String = #", "outboxDirectory": "outbox", "outboxKeyFile": "outbox.key""#, outbound: String = "") -> String {
             #"{"trust": {"iacaDirectory": "trust"}, "integrators": {"tokens": {"shop": "shop-token-0123456789abcdef"}}\#(outbound), "webhooks": {"endpoints": \#(endpoints)\#(extra)}}"#
         }
         let good = #"[{"integrator": "shop", "url": "https://shop.example/hooks", "secretFile": "hook.whsec"}]"#
@@ -181,18 +181,20 @@ struct ConfigurationTests {
         let without = try ConfigurationLoader.load(file: try write(#"{"trust": {"iacaDirectory": "trust"}}"#), environment: [:])
         #expect(without.webhooks == nil)
         let refusals: [(String, String, String, String)] = [
-            (#"[{"integrator": "kiosk", "url": "https://k.example", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].integrator"),
-            (#"[{"integrator": "shop", "url": "http://shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].url"),
-            (#"[{"integrator": "shop", "url": "https://u:p@shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].url"),
-            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "weak.whsec"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secretFile"),
-            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "plain.txt"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secretFile"),
-            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secret": "x"}]"#, #", "outboxDirectory": "o""#, "", "webhooks.endpoints[0].secret"),
+            (#"[{"integrator": "kiosk", "url": "https://k.example", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].integrator"),
+            (#"[{"integrator": "shop", "url": "http://shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].url"),
+            (#"[{"integrator": "shop", "url": "https://u:p@shop.example/h", "secretFile": "hook.whsec"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].url"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "weak.whsec"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].secretFile"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secretFile": "plain.txt"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].secretFile"),
+            (#"[{"integrator": "shop", "url": "https://shop.example/h", "secret": "x"}]"#, #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[0].secret"),
             (good + "", "", "", "webhooks.outboxDirectory"),
-            ("[]", #", "outboxDirectory": "o""#, "", "webhooks.endpoints"),
+            // The waiting bodies are sealed on disk: no outbox directory without its key.
+            (good, #", "outboxDirectory": "o""#, "", "webhooks.outboxKeyFile"),
+            ("[]", #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints"),
             (#"[{"integrator": "shop", "url": "https://a.example", "secretFile": "hook.whsec"}, {"integrator": "shop", "url": "https://b.example", "secretFile": "hook.whsec"}]"#,
-             #", "outboxDirectory": "o""#, "", "webhooks.endpoints[1].integrator"),
-            (good, #", "outboxDirectory": "o", "leaseSeconds": 5, "timeoutSeconds": 10"#, "", "webhooks.leaseSeconds"),
-            (good, #", "outboxDirectory": "o", "maxAttempts": 0"#, "", "webhooks.maxAttempts"),
+             #", "outboxDirectory": "o", "outboxKeyFile": "o.key""#, "", "webhooks.endpoints[1].integrator"),
+            (good, #", "outboxDirectory": "o", "outboxKeyFile": "o.key", "leaseSeconds": 5, "timeoutSeconds": 10"#, "", "webhooks.leaseSeconds"),
+            (good, #", "outboxDirectory": "o", "outboxKeyFile": "o.key", "maxAttempts": 0"#, "", "webhooks.maxAttempts"),
         ]
         for (endpoints, extra, outbound, key) in refusals {
             #expect(try error(config(endpoints, extra: extra, outbound: outbound), files: files)?.key == key, "\(endpoints) \(extra)")

@@ -23,24 +23,26 @@ struct AppleHandler: Sendable {
         let nonce = try RequestDecoding.base64(body.nonce, field: "nonce")
         let time = try clock.verificationTime(body.verificationTime)
         let identity = try MerchantIdentity(apple, merchantId: body.merchantId, teamId: body.teamId)
-        if apple.requireIssuedNonce {
-            try await nonces.consume(nonce, for: identity, by: integrator)
+        let judging = { () async throws(ServiceProblem) -> HTTPServerResponse in
+            let verified = await verifyAnswer(envelope, nonce: nonce, identity: identity, at: time, for: integrator.name)
+            var response = try HTTPServerResponse.report(verified.report)
+            // The key that opened the envelope, for the access line: an operator sees when an old key is idle.
+            if let pkRHash = verified.pkRHash { response.logAnnotations["pkRHash"] = pkRHash.hexString }
+            return response
         }
-        let verified = await verifyAnswer(envelope, nonce: nonce, identity: identity, at: time)
-        var response = try HTTPServerResponse.report(verified.report)
-        // The key that opened the envelope, for the access line: an operator sees when an old key is idle.
-        if let pkRHash = verified.pkRHash { response.logAnnotations["pkRHash"] = pkRHash.hexString }
-        return response
+        guard apple.requireIssuedNonce else { return try await judging() }
+        // The issued nonce is spent by the verdict, and put back when the proof pool had no room to judge the answer.
+        return try await nonces.consume(nonce, for: identity, by: integrator, judging: judging)
     }
 
     /// Decrypts and verifies an envelope with the merchant keys in force; also says which key opened it (nil when
     /// none did), counted in `verifierd_apple_envelopes_opened_total`.
-    func verifyAnswer(_ envelope: [UInt8], nonce: [UInt8], identity: MerchantIdentity, at time: Date) async
+    func verifyAnswer(_ envelope: [UInt8], nonce: [UInt8], identity: MerchantIdentity, at time: Date, for caller: String?) async
         -> (report: VerificationReport, pkRHash: [UInt8]?)
     {
         let verified = await AppleIdentityVerifier(keys: merchantKeys.keys).verify(
             envelope: envelope, nonce: nonce, merchantId: identity.merchantId, teamId: identity.teamId,
-            check: verification.check(at: time))
+            check: verification.check(at: time, for: caller))
         if let pkRHash = verified.pkRHash { metrics.appleEnvelopeOpened(pkRHash: pkRHash) }
         return verified
     }

@@ -22,9 +22,12 @@ struct AppleNonces: Sendable {
         return (nonce, issued.expiresAt)
     }
 
-    /// Consumes a nonce issued to this integrator for these merchant and team IDs: 400 `NONCE_UNKNOWN` (never issued,
-    /// or issued to another integrator or for other IDs), 410 `NONCE_EXPIRED`, 409 `NONCE_ALREADY_USED`, 503 `STORE_UNAVAILABLE`.
-    func consume(_ nonce: [UInt8], for identity: MerchantIdentity, by integrator: Integrator) async throws(ServiceProblem) {
+    /// Consumes a nonce issued to this integrator for these merchant and team IDs and has `judging` decide on the
+    /// answer that carries it (the nonce is put back when nothing was decided: ``SessionGate/judge(_:_:)``): 400
+    /// `NONCE_UNKNOWN` (never issued, or issued to another integrator or for other IDs), 410 `NONCE_EXPIRED`, 409
+    /// `NONCE_ALREADY_USED`, 503 `STORE_UNAVAILABLE`.
+    func consume<Answer>(_ nonce: [UInt8], for identity: MerchantIdentity, by integrator: Integrator,
+                         judging: () async throws(ServiceProblem) -> Answer) async throws(ServiceProblem) -> Answer {
         let unknown = ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was not issued by POST /v1/apple/nonces")
         guard nonce.count == Self.byteCount else { throw unknown }
         let record = try await sessions.takeRecord(Base64URL.encode(nonce), kind: Self.kind, owner: integrator, refusals: .init(
@@ -34,6 +37,7 @@ struct AppleNonces: Sendable {
         guard record.payload.bytes == Self.binding(identity) else {
             throw ServiceProblem(.badRequest, "NONCE_UNKNOWN", "this nonce was issued for another merchant or team ID")
         }
+        return try await sessions.judge(record, judging)
     }
 
     /// What an issued nonce is bound to: the merchant and team IDs it was issued for.

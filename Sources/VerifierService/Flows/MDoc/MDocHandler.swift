@@ -23,14 +23,14 @@ struct MDocHandler: Sendable {
     /// the flows that build the transcript themselves leave it out.
     static let sessionTranscriptSourceField = "sessionTranscriptSource"
 
-    func verify(_ request: HTTPServerRequest, for _: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
+    func verify(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let body = try RequestDecoding.decode(MDocVerifyRequest.self, from: request)
         let response = try RequestDecoding.base64(body.deviceResponse, field: "deviceResponse")
         let transcript = try RequestDecoding.base64(body.sessionTranscript, field: "sessionTranscript")
         let time = try clock.verificationTime(body.verificationTime)
         let readerKey = try body.readerPrivateKey.map { text throws(ServiceProblem) in try Self.readerKey(text) }
         // The transcript is the caller's: the device signature proves only that, and the report says so.
-        var options = verification.options(at: time, readerKey: readerKey)
+        var options = verification.options(at: time, for: integrator.name, readerKey: readerKey)
         options.sessionTranscriptSource = .caller
         let report: VerificationReport
         do {

@@ -150,14 +150,16 @@ struct OpenID4VPHandler: Sendable {
         _ = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPVerifyBody.self, from: request)
         let time = try clock.verificationTime(body.verificationTime)
-        let session = try await sessions.take(body.sessionId, as: OpenID4VPSession.self, for: integrator)
-        let verdict: OpenID4VPVerdict
-        do throws(ResponseFailure) {
-            verdict = await verification.openID4VPVerifier(at: time).verify(try WalletAnswer(body.response), session: session)
-        } catch {
-            verdict = OpenID4VPVerdict(report: .failure(error.code, error.detail), credentialIds: [])
+        return try await sessions.take(body.sessionId, as: OpenID4VPSession.self, for: integrator) { session throws(ServiceProblem) in
+            let verdict: OpenID4VPVerdict
+            do throws(ResponseFailure) {
+                verdict = await verification.openID4VPVerifier(at: time, for: integrator.name).verify(try WalletAnswer(body.response),
+                                                                                                 session: session)
+            } catch {
+                verdict = OpenID4VPVerdict(report: .failure(error.code, error.detail), credentialIds: [])
+            }
+            return try .verdict(verdict)
         }
-        return try .verdict(verdict)
     }
 
 
@@ -200,7 +202,19 @@ struct OpenID4VPHandler: Sendable {
         guard let session = OpenID4VPSession(record: record) else {
             throw ServiceProblem.sessionUnreadable()
         }
-        let verdict = await verification.openID4VPVerifier(at: clock.now()).verify(answer, session: session)
+        // An answer the proof pool had no room for is not a result: the session is put back and the wallet told to
+        // send it again (503 with Retry-After), before anything is pushed or stored.
+        return try await sessions.judge(record) { () async throws(ServiceProblem) -> HTTPServerResponse in
+            try await storeResult(answer, session: session, responseId: id, owner: record.owner)
+        }
+    }
+
+    /// Judges a wallet's answer and stores (and pushes) the result for the caller.
+    private func storeResult(_ answer: WalletAnswer, session: OpenID4VPSession, responseId id: String, owner: String)
+        async throws(ServiceProblem) -> HTTPServerResponse
+    {
+        let verdict = await verification.openID4VPVerifier(at: clock.now(), for: owner).verify(answer, session: session)
+        if let unjudged = ServiceProblem.unjudged(verdict.report) { throw unjudged }
         let outcome = verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")
         // With a redirect URI, a fresh response code goes to the wallet's user agent (OpenID4VP 1.0 14.2, HAIP 5.1): the
         // result is released only to a caller that presents it, so an answer given in another browser is refused.
@@ -208,8 +222,8 @@ struct OpenID4VPHandler: Sendable {
         let result = CrossDeviceResult(verified: verdict.verified, responseCode: responseCode,
                                        report: VerdictJSON.bytes(verdict, includeClaims: true))
         // Pushed first, durably, before the wallet is answered: a delivery survives this process (at least once).
-        if let webhooks, webhooks.delivers(to: record.owner), let sessionId = session.callerSessionId {
-            await webhooks.enqueue(sessionId: sessionId, integrator: record.owner, verified: verdict.verified,
+        if let webhooks, webhooks.delivers(to: owner), let sessionId = session.callerSessionId {
+            await webhooks.enqueue(sessionId: sessionId, integrator: owner, verified: verdict.verified,
                                    report: result.report, responseCode: responseCode)
         }
         // Into the room reserved with the session: no quota or maximum can refuse it, and the wallet never sees one.

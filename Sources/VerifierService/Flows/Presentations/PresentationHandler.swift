@@ -70,25 +70,27 @@ struct PresentationHandler: Sendable {
         return try await verifySession(body.sessionId, credential: body.credential, at: time, for: integrator)
     }
 
-    /// Takes the session (once, whatever the outcome: an answer in a protocol it did not offer uses it up too) and
-    /// verifies the answer by its protocol's rules (the route, and the demo page's `/demo/verify`).
+    /// Takes the session (once, whatever the verdict: an answer in a protocol it did not offer uses it up too; put
+    /// back only when the proof pool had no room to judge it) and verifies the answer by its protocol's rules (the
+    /// route, and the demo page's `/demo/verify`).
     func verifySession(_ sessionId: String, credential: DigitalCredentialResponse, at time: Date, for integrator: Integrator)
         async throws(ServiceProblem) -> HTTPServerResponse
     {
-        let session = try await sessions.take(sessionId, as: PresentationSession.self, for: integrator)
-        let verdict: PresentationVerdict
-        do throws(PresentationRefusal) {
-            verdict = try await session.verify(credential, mdoc: verification.check(at: time),
-                                               openID4VP: verification.openID4VPVerifier(at: time))
-        } catch {
-            throw ServiceProblem(.badRequest, "PROTOCOL_NOT_OFFERED", error.detail)
-        }
-        let answered: (String, JSON?) = ("protocol", .string(verdict.answeredWith.rawValue))
-        switch verdict {
-        case .isoMdoc(let report):
-            return try .report(report, extra: [answered])
-        case .openID4VP(_, let openID4VPVerdict):
-            return try .verdict(openID4VPVerdict, extra: [answered])
+        try await sessions.take(sessionId, as: PresentationSession.self, for: integrator) { session throws(ServiceProblem) in
+            let verdict: PresentationVerdict
+            do throws(PresentationRefusal) {
+                verdict = try await session.verify(credential, mdoc: verification.check(at: time, for: integrator.name),
+                                                   openID4VP: verification.openID4VPVerifier(at: time, for: integrator.name))
+            } catch {
+                throw ServiceProblem(.badRequest, "PROTOCOL_NOT_OFFERED", error.detail)
+            }
+            let answered: (String, JSON?) = ("protocol", .string(verdict.answeredWith.rawValue))
+            switch verdict {
+            case .isoMdoc(let report):
+                return try .report(report, extra: [answered])
+            case .openID4VP(_, let openID4VPVerdict):
+                return try .verdict(openID4VPVerdict, extra: [answered])
+            }
         }
     }
 

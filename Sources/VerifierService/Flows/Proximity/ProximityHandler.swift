@@ -75,18 +75,20 @@ struct ProximityHandler: Sendable {
         let body = try RequestDecoding.decode(ProximityMessageBody.self, from: request)
         let time = try clock.verificationTime(body.verificationTime)
         let sessionData = try RequestDecoding.base64(body.sessionData, field: "sessionData")
-        let session = try await sessions.take(request.pathParameters["id"] ?? "", as: ProximitySession.self, for: integrator)
-        let turn = ProximityTurn(sessionData, session: session)
-        let report: VerificationReport
-        switch turn.outcome {
-        case .failed(let failure):
-            report = .failure(failure.code, failure.detail)
-        case .verify(let response):
-            var options = verification.options(at: time, readerKey: try? EphemeralReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
-            options.requestedItems = session.requested
-            report = await verification.verify(response, sessionTranscript: session.transcript, options: options)
+        return try await sessions.take(request.pathParameters["id"] ?? "", as: ProximitySession.self, for: integrator) { session throws(ServiceProblem) in
+            let turn = ProximityTurn(sessionData, session: session)
+            let report: VerificationReport
+            switch turn.outcome {
+            case .failed(let failure):
+                report = .failure(failure.code, failure.detail)
+            case .verify(let response):
+                var options = verification.options(at: time, for: integrator.name,
+                                                   readerKey: try? EphemeralReaderKey(rawScalar: Array(session.eReaderKey.rawRepresentation)))
+                options.requestedItems = session.requested
+                report = await verification.verify(response, sessionTranscript: session.transcript, options: options)
+            }
+            let reply: JSON? = turn.reply.map { .string(Data($0).base64EncodedString()) }
+            return try .report(report, extra: [("reply", reply)])
         }
-        let reply: JSON? = turn.reply.map { .string(Data($0).base64EncodedString()) }
-        return try .report(report, extra: [("reply", reply)])
     }
 }

@@ -18,13 +18,7 @@ extension HTTPServerResponse {
             problem.logAnnotations = ["outcome": outcome]
             throw problem
         }
-        if let code = report.failureCode, code == .zkCapacityExhausted, let seconds = report.retryAfterSeconds {
-            // Not judged: the proof pool is full. Nothing about the response is known, so no report.
-            var problem = ServiceProblem(.serviceUnavailable, code.rawValue, report.failureDetail ?? code.rawValue)
-                .with(.retryAfter, String(seconds))
-            problem.logAnnotations = ["outcome": outcome]
-            throw problem
-        }
+        if let problem = ServiceProblem.unjudged(report) { throw problem }
         var response = HTTPServerResponse.json(ReportJSON.bytes(report, includeClaims: true, extra: extra),
                                                status: report.verified ? .ok : .unprocessableContent)
         response.logAnnotations = ["outcome": outcome]
@@ -39,5 +33,20 @@ extension HTTPServerResponse {
                                                status: verdict.verified ? .ok : .unprocessableContent)
         response.logAnnotations = ["outcome": verdict.verified ? "verified" : (verdict.failureCode?.rawValue ?? "NOT_VERIFIED")]
         return response
+    }
+}
+
+extension ServiceProblem {
+    /// 503 `ZK_CAPACITY_EXHAUSTED` with `Retry-After` for a report refused for want of proof capacity: nothing about
+    /// the response was decided (no report), and the one-time session it came with is put back
+    /// (``leftAnswerUnjudged``). Nil for every report that was judged.
+    static func unjudged(_ report: VerificationReport) -> ServiceProblem? {
+        guard report.documents.isEmpty, let code = report.failureCode, code == .zkCapacityExhausted,
+              let seconds = report.retryAfterSeconds else { return nil }
+        var problem = ServiceProblem(.serviceUnavailable, code.rawValue, report.failureDetail ?? code.rawValue)
+            .with(.retryAfter, String(seconds))
+        problem.logAnnotations = ["outcome": code.rawValue]
+        problem.leftAnswerUnjudged = true
+        return problem
     }
 }

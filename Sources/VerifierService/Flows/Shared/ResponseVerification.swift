@@ -51,12 +51,14 @@ struct ResponseVerification: Sendable {
         profileChecksByAnchor = configuration.trust.profileChecksByAnchor
     }
 
-    /// Options for one verification at `time`.
-    func options(at time: Date, readerKey: EphemeralReaderKey? = nil) -> VerificationOptions {
+    /// Options for one verification at `time` for the integrator named `caller` (whose share of the proof pool a proof
+    /// takes; nil for the command line).
+    func options(at time: Date, for caller: String?, readerKey: EphemeralReaderKey? = nil) -> VerificationOptions {
         var options = VerificationOptions(verificationTime: time, clockSkew: clockSkew, profileChecks: profileChecks,
                                           profileChecksByAnchor: profileChecksByAnchor, readerKey: readerKey)
         options.statusPolicy = statusPolicy
         options.zeroKnowledge = zeroKnowledge
+        options.proofPoolCaller = caller ?? ""
         return options
     }
 
@@ -69,9 +71,9 @@ struct ResponseVerification: Sendable {
 
     /// The check every flow's library is handed: the configured options at `time` with what was requested, status,
     /// and the trust set in force (or `trust`, for the command line's own anchors).
-    func check(at time: Date, trust: TrustSnapshot? = nil) -> DeviceResponseCheck {
+    func check(at time: Date, for caller: String?, trust: TrustSnapshot? = nil) -> DeviceResponseCheck {
         { [self] response, transcript, requested in
-            var options = self.options(at: time)
+            var options = self.options(at: time, for: caller)
             options.requestedItems = requested
             return await verify(response, sessionTranscript: transcript, options: options, trust: trust)
         }
@@ -92,8 +94,8 @@ struct ResponseVerification: Sendable {
     /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
     /// The OpenID4VP library's verifier with this service's mdoc and SD-JWT VC checks at `time` (the OpenID4VP and
     /// the multi-protocol presentation routes).
-    func openID4VPVerifier(at time: Date) -> OpenID4VPVerifier {
-        OpenID4VPVerifier(mdoc: check(at: time), sdJwtVc: sdJwtVcCheck(at: time))
+    func openID4VPVerifier(at time: Date, for caller: String?) -> OpenID4VPVerifier {
+        OpenID4VPVerifier(mdoc: check(at: time, for: caller), sdJwtVc: sdJwtVcCheck(at: time))
     }
 
     func sdJwtVcCheck(at time: Date, trust snapshotOverride: TrustSnapshot? = nil) -> SDJWTVCCheck {

@@ -72,10 +72,13 @@ struct SessionGate: Sendable {
         metrics.session(flow: record.kind.rawValue, event: "created")
     }
 
-    /// Takes a session once, whatever happens next (no decryption oracle): 404 `SESSION_NOT_FOUND`, 409
+    /// Takes a session once and has `judging` decide on its answer: the session is spent whatever the verdict (no
+    /// decryption oracle), and put back only when nothing was decided (a problem that ``ServiceProblem/leftAnswerUnjudged``:
+    /// the proof pool had no room), so that the same answer can be sent again. 404 `SESSION_NOT_FOUND`, 409
     /// `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`. Another integrator's session is 404 and stays usable by its owner.
-    func take<Session: StoredSession>(_ id: String, as type: Session.Type, for integrator: Integrator)
-        async throws(ServiceProblem) -> Session
+    func take<Session: StoredSession, Answer>(_ id: String, as type: Session.Type, for integrator: Integrator,
+                                              judging: (Session) async throws(ServiceProblem) -> Answer)
+        async throws(ServiceProblem) -> Answer
     {
         let refusals = TakeRefusals(
             notFound: ServiceProblem.sessionNotFound(),
@@ -86,7 +89,23 @@ struct SessionGate: Sendable {
         guard let session = Session(record: record) else {
             throw ServiceProblem.sessionUnreadable()
         }
-        return session
+        return try await judge(record) { () async throws(ServiceProblem) -> Answer in try await judging(session) }
+    }
+
+    /// Runs `judging` on a record just taken, and puts the record back when it throws a problem that left the
+    /// answer unjudged (``SessionStore/restore(_:now:)``); every other outcome, thrown or returned, spends it.
+    func judge<Answer>(_ record: SessionRecord, _ judging: () async throws(ServiceProblem) -> Answer)
+        async throws(ServiceProblem) -> Answer
+    {
+        do {
+            return try await judging()
+        } catch {
+            if error.leftAnswerUnjudged {
+                let restored = await store.restore(record, now: now())
+                metrics.session(flow: record.kind.rawValue, event: restored == .restored ? "restored" : "not_restored")
+            }
+            throw error
+        }
     }
 
     /// What a flow answers when its one-time record cannot be taken.

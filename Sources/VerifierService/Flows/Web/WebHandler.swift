@@ -57,21 +57,22 @@ struct WebHandler: Sendable {
             return try await verifySession(sessionId, response: body.response, at: time, for: integrator)
         }
         let session = try Self.statelessSession(body, web)
-        return try .report(await verifyAnswer(body.response, session: session, at: time))
+        return try .report(await verifyAnswer(body.response, session: session, at: time, for: integrator))
     }
 
-    /// Takes a stored session (one use, whatever the outcome) and verifies its answer (the route, and the demo
-    /// page's `/demo/verify`).
+    /// Takes a stored session (one use, whatever the verdict; put back only when the proof pool had no room to judge
+    /// the answer) and verifies its answer.
     func verifySession(_ sessionId: String, response: String, at time: Date, for integrator: Integrator)
         async throws(ServiceProblem) -> HTTPServerResponse
     {
-        let session = try await sessions.take(sessionId, as: WebSession.self, for: integrator)
-        return try .report(await verifyAnswer(response, session: session, at: time))
+        try await sessions.take(sessionId, as: WebSession.self, for: integrator) { session throws(ServiceProblem) in
+            try .report(await verifyAnswer(response, session: session, at: time, for: integrator))
+        }
     }
 
     /// Decrypts and verifies an answer for a session, stored or stateless.
-    func verifyAnswer(_ response: String, session: WebSession, at time: Date) async -> VerificationReport {
-        await session.verifyAnswer(response, check: verification.check(at: time))
+    func verifyAnswer(_ response: String, session: WebSession, at time: Date, for integrator: Integrator) async -> VerificationReport {
+        await session.verifyAnswer(response, check: verification.check(at: time, for: integrator.name))
     }
 
     /// The origin as the configuration allows it; nothing else is ever put into a transcript.
