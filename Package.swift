@@ -62,7 +62,6 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // ISO/IEC 18013-5 data model and verification engine.
         // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
         .target(name: "TrustLists", dependencies: [
             "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch", "CertificationPath",
@@ -70,6 +69,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
+        // ISO/IEC 18013-5 data model and verification engine.
         .target(name: "MDoc", dependencies: [
             "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath", "ZKMdoc",
             .product(name: "X509", package: "swift-certificates"),
@@ -120,9 +120,9 @@ let package = Package(
         ], swiftSettings: strict),
         // A URLSession (libcurl) client for the TLS interoperability tests.
         .executableTarget(name: "https-probe", swiftSettings: strict),
-        // Release-build benchmark of verification against the cost of its cryptography.
         // Longfellow verification time and memory per circuit (scripts/bench/bench-zk.sh).
         .executableTarget(name: "zk-bench", dependencies: ["Longfellow", "LongfellowAlgebra", "Encodings"], swiftSettings: strict),
+        // Release-build benchmark of verification against the cost of its cryptography.
         .executableTarget(name: "verifierd-bench", dependencies: [
             "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -203,12 +203,14 @@ let package = Package(
         .target(name: "Webhooks", dependencies: [
             "Encodings", .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
-        // Longfellow zero-knowledge proofs (issue 43, under construction): carry-less multiplication for GF(2^128)
-        // (PCLMULQDQ behind a CPU check), the two fields, the verifier's Fiat–Shamir transcript, and circuit files
-        // (zstd through the system's libzstd, LFC1, ids from content). No HTTP.
+        // Carry-less multiplication for GF(2^128) (PCLMULQDQ behind a CPU check) and the Montgomery kernels, in C.
         .target(name: "CLongfellowCLMUL", path: "Sources/CLongfellowCLMUL"),
+        // Longfellow's two fields, GF(2^128) and P-256's base field, with a portable path beside the C one. No HTTP.
         .target(name: "LongfellowAlgebra", dependencies: ["CLongfellowCLMUL"], swiftSettings: strict),
+        // The system zstd (libzstd-dev), for circuit files.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
+        // Longfellow zero-knowledge proofs: the verifier's Fiat–Shamir transcript, circuit files (zstd, LFC1, ids from
+        // content), the mdoc proof container, sumcheck and Ligero. No HTTP.
         .target(name: "Longfellow", dependencies: [
             "LongfellowAlgebra", "CZstd", "CLongfellowCLMUL",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -231,7 +233,6 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
-        // The service: configuration, routes, trust directory management, metrics and logs.
         // The service's configuration: its types, the loader (file and environment, every key checked and named), and
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
@@ -249,6 +250,7 @@ let package = Package(
         // SD-JWT VC documents, written as JSON in one pass (the shapes are public API).
         .target(name: "ReportEncoding", dependencies: ["Encodings", "MDoc", "OpenID4VP", "SDJWT", "SDJWTVC", "StrictJSON"],
                 swiftSettings: strict),
+        // The service: routes, handlers (decode, call one library entry point, answer), trust management, metrics.
         .target(name: "VerifierService", dependencies: [
             "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
@@ -298,8 +300,11 @@ let package = Package(
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks"], swiftSettings: strict),
         .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "MDoc", "OpenID4VP", "StrictJSON"],
                     swiftSettings: strict),
-        .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "ZKMdoc", "CBOR", "Encodings", "TestSupport"],
+        .testTarget(name: "LongfellowTests", dependencies: ["Longfellow", "LongfellowAlgebra", "Encodings", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "LongfellowAlgebraTests", dependencies: ["LongfellowAlgebra", "Encodings", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ZKMdocTests", dependencies: ["ZKMdoc", "Longfellow", "CBOR", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport",
             .product(name: "X509", package: "swift-certificates"),

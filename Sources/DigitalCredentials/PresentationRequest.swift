@@ -77,11 +77,15 @@ public struct PresentationRequest: Sendable {
     }
 
     /// What an Annex C DeviceRequest asks for the same query, or nil when it cannot say the same: a `dc+sd-jwt`
-    /// credential, `credential_sets` (alternatives a DeviceRequest cannot express) or a credential asked for more
-    /// than once (`multiple`). A credential's `claim_sets` become every claim they name, as DCQL reads them.
+    /// credential, `credential_sets` (alternatives a DeviceRequest cannot express), a credential asked for more
+    /// than once (`multiple`), or two credential queries of one docType (two DocRequests of one docType can be
+    /// answered by one document, so the answer could not be matched to the queries). A credential's `claim_sets`
+    /// become every claim they name, as DCQL reads them.
     public static func annexCItems(_ query: DCQLQuery) -> RequestedItems? {
         guard !query.asksForSDJWTVC, query.credentialSets.isEmpty, !query.credentials.isEmpty,
               !query.credentials.contains(where: \.multiple) else { return nil }
+        let docTypes = query.credentials.map(\.document.docType)
+        guard Set(docTypes).count == docTypes.count else { return nil }
         return query.requested
     }
 }

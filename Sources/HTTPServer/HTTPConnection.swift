@@ -25,33 +25,21 @@ final class HTTPConnection: @unchecked Sendable {
     private let mode: Mode
     /// The mode, for the server's connection accounting (immutable).
     var modeForAccounting: Mode { mode }
-    private let transport: ConnectionTransport
+    let transport: ConnectionTransport
     private let dispatcher: RequestDispatcher
-    private var state: ConnectionState
+    var state: ConnectionState
     private var parser: HTTPRequestParser
 
     /// The socket in the server's readiness set (nil until set up, and once closed).
     private var registration: SocketReadiness.Registration?
-    /// What the connection waits for: more bytes (reading a request, lingering) and room to write.
-    private var wantsRead = false
-    private var wantsWrite = false
-    /// What the socket is armed for in the readiness set (one-shot: a report disarms it).
-    private var armed: SocketReadiness.Events = []
-    /// TLS: a read (handshake) needs the socket writable before it can go on.
-    private var readWaitsForWritable = false
-    /// TLS: a write needs the socket readable before it can go on.
-    private var writeWaitsForReadable = false
+    /// What the connection waits for from the socket, and what the socket is armed for.
+    var interest = ReadinessInterest()
 
-    private var timer: (any DispatchSourceTimer)?
-    private var timerDeadline = DispatchTime.distantFuture
-    /// When the one-shot Dispatch timer is set to fire. Re-arming to a later deadline leaves it alone: it fires
-    /// early, sees the deadline moved and reschedules once, which saves a timer syscall on nearly every request.
-    private var timerFiresAt = DispatchTime.distantFuture
-
-    private var outbound: [UInt8] = []
-    private var outboundOffset = 0
+    /// The deadline of ``ConnectionState/timer`` (nil until set up, and once closed).
+    private var timer: DeadlineTimer?
+    var outbound = OutboundBytes()
     /// Set when the bytes being flushed end a response (as opposed to a `100 Continue`).
-    private var responseInFlight = false
+    var responseInFlight = false
 
     private var currentHead: ParsedRequestHead?
     private var headReceivedAt = ContinuousClock.now
@@ -85,22 +73,18 @@ final class HTTPConnection: @unchecked Sendable {
                 return
             }
         }
-        wantsRead = mode == .serve
-        let interest: SocketReadiness.Events = wantsRead ? .readable : []
-        guard let registration = context.readiness.register(fd, interest: interest, handler: { [self] events in
+        interest.wantsRead = mode == .serve
+        let initial = interest.wanted
+        guard let registration = context.readiness.register(fd, interest: initial, handler: { [self] events in
             self.queue.async { self.onReady(events) }
         }) else {
             close()
             return
         }
         self.registration = registration
-        armed = interest
+        interest.didArm(initial)
 
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [self] in self.onTimer() }
-        timer.schedule(deadline: .distantFuture)
-        self.timer = timer
-        timer.resume()
+        timer = DeadlineTimer(queue: queue) { [self] in self.onTimer() }
 
         switch mode {
         case .serve:
@@ -128,7 +112,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Closes at once: out of the readiness set, then the descriptor. A report already on its way finds the
     /// connection closed and is dropped.
-    private func close() {
+    func close() {
         guard !state.isClosed else { return }
         state.close()
         timer?.cancel()
@@ -137,7 +121,7 @@ final class HTTPConnection: @unchecked Sendable {
             context.readiness.remove(registration)
             self.registration = nil
         }
-        outbound = []
+        outbound = OutboundBytes()
         transport.close()
         context.connectionClosed(ObjectIdentifier(self))
     }
@@ -145,43 +129,19 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Timers
 
     /// Starts (or restarts) `kind`'s deadline.
-    private func armTimer(_ kind: ConnectionState.Timer) {
+    func armTimer(_ kind: ConnectionState.Timer) {
         state.arm(kind)
-        timerDeadline = .now() + duration(of: kind).dispatchInterval
-        if timerDeadline < timerFiresAt {
-            timerFiresAt = timerDeadline
-            timer?.schedule(deadline: timerDeadline)
-        }
-    }
-
-    private func duration(of kind: ConnectionState.Timer) -> Duration {
-        let configuration = context.configuration
-        switch kind {
-        case .header: return configuration.headerReadTimeout
-        case .body: return configuration.bodyReadTimeout
-        case .idle: return configuration.idleTimeout
-        case .linger: return configuration.lingerTimeout
-        case .write: return configuration.writeTimeout
-        case .none: return .zero
-        }
+        timer?.set(after: context.configuration.timeout(for: kind))
     }
 
     /// Disarming only forgets the deadline; a pending fire finds nothing to do.
     private func disarmTimer() {
         state.disarm()
-        timerDeadline = .distantFuture
+        timer?.clear()
     }
 
     private func onTimer() {
-        timerFiresAt = .distantFuture  // one-shot: it has fired
-        guard !state.isClosed, state.timer != .none else { return }
-        guard DispatchTime.now() >= timerDeadline else {
-            // Early: the deadline moved later since the timer was set. Schedule it again.
-            timerFiresAt = timerDeadline
-            timer?.schedule(deadline: timerDeadline)
-            return
-        }
-        timerDeadline = .distantFuture
+        guard let timer, timer.deadlinePassed(), !state.isClosed, state.timer != .none else { return }
         switch state.expired() {
         case .refuse(.header) where parser.isIdle:
             close()  // nothing received: just close
@@ -201,12 +161,12 @@ final class HTTPConnection: @unchecked Sendable {
     /// A readiness report (on `queue`). The socket is disarmed now (one-shot); it is armed again for whatever the
     /// connection still waits for once the report is handled.
     private func onReady(_ events: SocketReadiness.Events) {
-        armed = []
+        interest.reported()
         guard !state.isClosed else { return }
-        if events.contains(.writable) && wantsWrite {
+        if events.contains(.writable) && interest.wantsWrite {
             onWritable()
         }
-        if events.contains(.readable) && wantsRead && !state.isClosed {
+        if events.contains(.readable) && interest.wantsRead && !state.isClosed {
             onReadable()
         }
         updateInterest()
@@ -214,26 +174,22 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Arms the socket for what the connection waits for, unless it already is. Waiting for nothing leaves an
     /// earlier arming in place: a report then finds nothing wanted, which costs less than a system call per request.
-    private func updateInterest() {
-        guard !state.isClosed, let registration else { return }
-        var wanted: SocketReadiness.Events = []
-        if wantsRead { wanted.insert(.readable) }
-        if wantsWrite { wanted.insert(.writable) }
-        guard !wanted.isEmpty, wanted != armed else { return }
-        guard context.readiness.arm(registration, for: wanted) else {
+    func updateInterest() {
+        guard !state.isClosed, let registration, let events = interest.toArm else { return }
+        guard context.readiness.arm(registration, for: events) else {
             close()
             return
         }
-        armed = wanted
+        interest.didArm(events)
     }
 
     private func suspendReading() {
-        wantsRead = false
+        interest.wantsRead = false
     }
 
-    private func resumeReading() {
-        guard !state.isClosed, !wantsRead else { return }
-        wantsRead = true
+    func resumeReading() {
+        guard !state.isClosed, !interest.wantsRead else { return }
+        interest.wantsRead = true
         updateInterest()
         readBufferedTLSInput()
     }
@@ -241,14 +197,14 @@ final class HTTPConnection: @unchecked Sendable {
     /// Bytes TLS already decrypted raise no readiness report of their own: read them on a later turn. Not while
     /// lingering: the socket is then read as it is, so TLS's buffer never drains and this would repeat forever.
     private func readBufferedTLSInput() {
-        guard transport.hasBufferedInput, !state.isClosed, state.phase != .lingering, wantsRead else { return }
+        guard transport.hasBufferedInput, !state.isClosed, state.phase != .lingering, interest.wantsRead else { return }
         queue.async { self.onReadable() }
     }
 
-    private func onReadable() {
+    func onReadable() {
         guard !state.isClosed else { return }
-        if writeWaitsForReadable {
-            writeWaitsForReadable = false
+        if interest.writeWaitsForReadable {
+            interest.writeWaitsForReadable = false
             flush()
             guard !state.isClosed else { return }
         }
@@ -256,7 +212,7 @@ final class HTTPConnection: @unchecked Sendable {
         withUnsafeTemporaryAllocation(byteCount: chunk, alignment: 16) { buf in
             guard let base = buf.baseAddress else { return }
             var rounds = 0
-            while rounds < 4 && !state.isClosed && wantsRead {
+            while rounds < 4 && !state.isClosed && interest.wantsRead {
                 rounds += 1
                 // While lingering the bytes are discarded anyway, so they are taken from the socket as they are.
                 let lingering = state.phase == .lingering
@@ -268,7 +224,7 @@ final class HTTPConnection: @unchecked Sendable {
                 case .later:
                     return
                 case .needsWritable:
-                    readWaitsForWritable = true
+                    interest.readWaitsForWritable = true
                     watchWritable()
                     return
                 case .end:
@@ -334,7 +290,7 @@ final class HTTPConnection: @unchecked Sendable {
             case .body(let body):
                 guard let head = currentHead else { return }
                 state.requestComplete()
-                timerDeadline = .distantFuture
+                timer?.clear()
                 suspendReading()
                 dispatcher.dispatch(head, body: body, clientCertificate: transport.clientCertificate, started: headReceivedAt,
                                     queue: queue) { [self] exchange in
@@ -360,7 +316,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// Answers an error the server detected itself and closes the connection afterwards.
     private func sendError(_ kind: HTTPServerErrorKind, _ detail: String) {
         guard state.refusing() else { close(); return }
-        timerDeadline = .distantFuture
+        timer?.clear()
         let exchange = dispatcher.refusal(kind, detail, head: currentHead, parser: parser,
                                           started: currentHead == nil ? .now : headReceivedAt)
         responseInFlight = true
@@ -371,7 +327,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Called when a whole response has been handed to the kernel.
-    private func responseWritten() {
+    func responseWritten() {
         currentHead = nil
         switch state.responseWritten(bufferedInput: !parser.isIdle) {
         case .linger:
@@ -392,99 +348,4 @@ final class HTTPConnection: @unchecked Sendable {
         armTimer(.linger)
         resumeReading()
     }
-
-    // MARK: Writing
-
-    private func enqueue(_ bytes: [UInt8]) {
-        guard !state.isClosed else { return }
-        if outboundOffset == outbound.count {
-            outbound = bytes
-            outboundOffset = 0
-        } else {
-            outbound.append(contentsOf: bytes)
-        }
-        flush()
-    }
-
-    private func flush() {
-        guard !state.isClosed else { return }
-        var progressed = false
-        while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { p -> ConnectionTransport.WriteResult in
-                guard let base = p.baseAddress else { return .broken }
-                return transport.write(base + outboundOffset, count: outbound.count - outboundOffset)
-            }
-            switch result {
-            case .wrote(let n):
-                outboundOffset += n
-                progressed = true
-            case .wouldBlock:
-                waitWritable(progressed: progressed)
-                return
-            case .needsReadable:
-                // TLS: the write goes on once the socket is readable. Room to write is no longer what it waits for
-                // (a writable socket would report at once, again and again), and the write timeout still runs.
-                writeWaitsForReadable = true
-                wantsWrite = readWaitsForWritable
-                restartWriteTimeout(progressed: progressed)
-                resumeReading()
-                updateInterest()
-                return
-            case .broken:
-                close()
-                return
-            }
-        }
-        outbound.removeAll(keepingCapacity: outbound.capacity <= 64 * 1024)
-        outboundOffset = 0
-        if !readWaitsForWritable {
-            wantsWrite = false
-            updateInterest()
-            guard !state.isClosed else { return }  // the set refused the socket
-        }
-        if responseInFlight {
-            responseInFlight = false
-            responseWritten()
-        }
-    }
-
-    /// Waits for the socket to drain, under the write timeout.
-    private func waitWritable(progressed: Bool) {
-        restartWriteTimeout(progressed: progressed)
-        watchWritable()
-    }
-
-    /// A response that cannot go on yet gets the write timeout, started again whenever the client took some bytes.
-    private func restartWriteTimeout(progressed: Bool) {
-        if state.phase == .writing && (progressed || state.timer != .write) {
-            armTimer(.write)
-        }
-    }
-
-    /// Waits for room to write (or, for TLS, for the write a read needs).
-    private func watchWritable() {
-        guard !state.isClosed else { return }
-        wantsWrite = true
-        updateInterest()
-    }
-
-    /// Room to write: first the read that waited for it (TLS), then the bytes waiting to go.
-    private func onWritable() {
-        if readWaitsForWritable {
-            readWaitsForWritable = false
-            onReadable()
-            guard !state.isClosed else { return }
-        }
-        flush()
-    }
 }
-
-extension HTTPField.Name {
-    /// `X-Request-Id`.
-    public static var xRequestID: HTTPField.Name { requestIDFieldName }
-}
-
-private let requestIDFieldName: HTTPField.Name = {
-    guard let name = HTTPField.Name("X-Request-Id") else { preconditionFailure("valid literal field name") }
-    return name
-}()

@@ -111,3 +111,17 @@ extension Duration {
 
     var dispatchInterval: DispatchTimeInterval { .nanoseconds(nanosecondsClamped) }
 }
+
+extension HTTPServerConfiguration {
+    /// How long a connection waits in the phase `timer` guards.
+    func timeout(for timer: ConnectionState.Timer) -> Duration {
+        switch timer {
+        case .header: return headerReadTimeout
+        case .body: return bodyReadTimeout
+        case .idle: return idleTimeout
+        case .linger: return lingerTimeout
+        case .write: return writeTimeout
+        case .none: return .zero
+        }
+    }
+}

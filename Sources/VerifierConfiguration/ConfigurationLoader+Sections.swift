@@ -187,8 +187,10 @@ extension ConfigurationLoader.Values {
         return ServiceConfiguration.Demo(integrator: name)
     }
 
-    /// `presentations`: the protocols one multi-protocol request offers, in order, and its sessions' lifetime.
-    func presentations() throws(ConfigurationError) -> ServiceConfiguration.Presentations {
+    /// `presentations`: the protocols one multi-protocol request offers, in order, and its sessions' lifetime. A listed
+    /// protocol must be one the configuration can make: `org-iso-mdoc` needs `web`, the OpenID4VP ones `oid4vp`, the
+    /// signed one `readerAuth` too.
+    func presentations(web: Bool, oid4vp: Bool, readerAuth: Bool) throws(ConfigurationError) -> ServiceConfiguration.Presentations {
         var presentations = ServiceConfiguration.Presentations()
         if let names = try stringList("presentations", "protocols") {
             var protocols: [DigitalCredentialProtocol] = []
@@ -196,6 +198,16 @@ extension ConfigurationLoader.Values {
                 guard let offer = DigitalCredentialProtocol(rawValue: name), !protocols.contains(offer) else {
                     throw ConfigurationError(key: "presentations.protocols[\(index)]", "\"\(name)\" is not one of "
                         + DigitalCredentialProtocol.allCases.map(\.rawValue).joined(separator: ", ") + ", or is listed twice")
+                }
+                let missing: String?
+                switch offer {
+                case .isoMdoc: missing = web ? nil : "the web section"
+                case .openID4VPUnsigned: missing = oid4vp ? nil : "the oid4vp section"
+                case .openID4VPSigned: missing = !oid4vp ? "the oid4vp section" : (readerAuth ? nil : "readerAuth (its signing key)")
+                }
+                if let missing {
+                    throw ConfigurationError(key: "presentations.protocols[\(index)]",
+                                             "\"\(name)\" needs \(missing), which this configuration does not have: it could never be offered")
                 }
                 protocols.append(offer)
             }

@@ -529,7 +529,8 @@ public enum ConfigurationLoader {
                     metadataCacheSeconds: try int("sdJwtVc", "metadataCacheSeconds", default: 300, range: 10...86_400))
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
-            configuration.presentations = try presentations()
+            configuration.presentations = try presentations(web: configuration.web != nil, oid4vp: configuration.oid4vp != nil,
+                                                            readerAuth: configuration.readerAuth != nil)
             configuration.zeroKnowledge = try zeroKnowledge(maxBodyBytes: configuration.server.maxBodyBytes)
             configuration.webhooks = try webhooks(integrators: configuration.integrators, store: configuration.store,
                                                   allowed: configuration.outbound.allowedDestinations)

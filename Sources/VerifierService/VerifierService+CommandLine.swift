@@ -24,17 +24,18 @@ extension VerifierService {
     }
 
     /// Decrypts and verifies an Annex C answer with a caller-held recipient key (`verifierd web decrypt`); returns
-    /// the report as JSON text. `encryptionInfo` must be the exact string the page was given.
+    /// whether it verified and the report as JSON text. `encryptionInfo` must be the exact string the page was given.
     public func verifyWebResponse(_ response: String, encryptionInfo: String, origin: SerializedOrigin,
-                                  recipientKey: P256.KeyAgreement.PrivateKey, at time: Date) async -> String
+                                  recipientKey: P256.KeyAgreement.PrivateKey, at time: Date) async -> (verified: Bool, text: String)
     {
-        let session: WebSession
+        let report: VerificationReport
         do {
-            session = try WebSession.stateless(encryptionInfo: encryptionInfo, origin: origin, recipientKey: recipientKey)
+            let session = try WebSession.stateless(encryptionInfo: encryptionInfo, origin: origin, recipientKey: recipientKey)
+            report = await session.verifyAnswer(response, check: verification.check(at: time, for: nil))
         } catch {
-            return reportText(.failure(error.code, error.detail))
+            report = .failure(error.code, error.detail)
         }
-        return reportText(await session.verifyAnswer(response, check: verification.check(at: time, for: nil)))
+        return (report.verified, reportText(report))
     }
 
     /// Verifies an OpenID4VP answer against session parameters given by hand (`verifierd oid4vp verify`), under

@@ -14,4 +14,10 @@ public struct ZKSystem: Sendable {
         self.spec = spec
         self.circuit = circuit
     }
+
+    /// Whether this system's proofs cover every element `document` discloses: a circuit proves a fixed number of
+    /// attributes, and an element it does not prove is not vouched for.
+    public func provesEveryElement(of document: ZkDocument) -> Bool {
+        spec.attributeCount == document.elements.count
+    }
 }

@@ -4,30 +4,11 @@ import Longfellow
 import LongfellowAlgebra
 import X509
 
-/// What verifierd accepts of zero-knowledge documents, and how it checks one: the accepted systems, the freshness
-/// window of the time a proof states, and where proofs run. ``verify(_:sessionTranscript:now:)`` checks one
-/// document's own rules (system, namespace, freshness, issuer key) and its proof; the certificate's chain to a
-/// trusted IACA is the caller's (MDoc checks it under the document-signer rules).
+/// What verifierd accepts of zero-knowledge documents, and the pieces of its rules: the accepted systems (and whether
+/// one proves every element a document discloses), the freshness window of the time a proof states, the statement a
+/// proof must prove and the issuer key it is proven under, and where proofs run. MDoc applies them, in one place
+/// (its `zk.*` checks), together with the document signer's chain to a trusted IACA.
 public struct ZkDocumentVerifier: Sendable {
-    public enum Failure: Error, Sendable, Equatable {
-        case systemNotAccepted(String)
-        case attributeCountMismatch(proven: Int, disclosed: Int)
-        case docTypeNotSupported(String)
-        case nameSpaceMismatch(expected: String, stated: String)
-        case notFresh(String)
-        case issuerKeyUnreadable
-        case proof(String)
-    }
-
-    /// What a verified document proves: its elements, in the order proven, under the namespace its docType fixes.
-    public struct Verified: Sendable {
-        public let docType: String
-        public let nameSpace: String
-        public let elements: [ZkDocument.Element]
-        public let timestamp: String
-        public let system: String
-    }
-
     public let systems: [ZKSystem]
     public let clockSkew: TimeInterval
     /// How long before now a proof's time may lie. Wallets state the end of the current UTC day, so the time is
@@ -51,32 +32,6 @@ public struct ZkDocumentVerifier: Sendable {
     /// Whether a proof's time is fresh at `now` (``ZKTime/isFresh(_:now:clockSkew:maximumAge:)``).
     public func isFresh(_ timestamp: String, now: Date) -> Bool {
         ZKTime.isFresh(timestamp, now: now, clockSkew: clockSkew, maximumAge: maximumAge)
-    }
-
-    /// Checks the document's own rules and returns its proof check, not yet run.
-    public func proofJob(_ document: ZkDocument, sessionTranscript: [UInt8], now: Date) throws(Failure) -> ZKProofJob {
-        guard let system = system(named: document.zkSystemId) else {
-            throw .systemNotAccepted(String(document.zkSystemId.prefix(80)))
-        }
-        guard system.spec.attributeCount == document.elements.count else {
-            throw .attributeCountMismatch(proven: system.spec.attributeCount, disclosed: document.elements.count)
-        }
-        guard let nameSpace = ZKNameSpaces.nameSpace(for: document.docType) else {
-            throw .docTypeNotSupported(String(document.docType.prefix(80)))
-        }
-        guard document.nameSpace == nameSpace else { throw .nameSpaceMismatch(expected: nameSpace, stated: document.nameSpace) }
-        guard isFresh(document.timestamp, now: now) else { throw .notFresh(document.timestamp) }
-        guard let key = Self.issuerKey(document.certificates.first ?? []) else { throw .issuerKeyUnreadable }
-        return ZKProofJob(proof: document.proof, statement: Self.statement(document, issuerKey: key, sessionTranscript: sessionTranscript),
-                          system: system)
-    }
-
-    /// Checks one document and its proof, on the caller's thread.
-    public func verify(_ document: ZkDocument, sessionTranscript: [UInt8], now: Date) throws(Failure) -> Verified {
-        let job = try proofJob(document, sessionTranscript: sessionTranscript, now: now)
-        if let failure = job.run() { throw .proof(failure) }
-        return Verified(docType: document.docType, nameSpace: document.nameSpace, elements: document.elements,
-                        timestamp: document.timestamp, system: job.system.id)
     }
 
     /// The statement a document's proof must prove: the issuer key, the transcript, the docType, the elements in

@@ -40,10 +40,10 @@ struct WebDecrypt: AsyncParsableCommand {
         guard let serialized = SerializedOrigin(origin) else { throw ValidationError("--origin is not a serialized origin") }
         let time = at.flatMap(TDate.parse) ?? Date()
         let text = try Self.value(response)
-        let report = await service.verifyWebResponse(text, encryptionInfo: try Self.value(encryptionInfo), origin: serialized,
+        let result = await service.verifyWebResponse(text, encryptionInfo: try Self.value(encryptionInfo), origin: serialized,
                                                      recipientKey: try Self.recipientKey(file: key), at: time)
-        print(report)
-        if !report.hasPrefix("{\"verified\":true") { throw ExitCode(1) }
+        print(result.text)
+        if !result.verified { throw ExitCode(1) }
     }
 
     /// The option's text, or the trimmed content of the file it names after `@`.

@@ -40,10 +40,10 @@ struct DifferentialTests {
             #expect(reference.count == 1, "\(entry.name): the reference verifiers disagree \(entry.verdicts)")
             let circuit = try MdocProofTests.circuits.circuit(entry.circuit)
             let spec = try #require(LongfellowSystemSpec.published(circuitHash: circuit.circuitHashHex))
-            func key(_ hex: String) throws -> Fp256 { try #require(Fp256(littleEndian: FieldTests.bytes(hex).reversed())) }
+            func key(_ hex: String) throws -> Fp256 { try #require(Fp256(littleEndian: HexBytes.bytes(hex).reversed())) }
             let statement = MdocZKStatement(issuerKeyX: try key(entry.issuerKeyX), issuerKeyY: try key(entry.issuerKeyY),
-                                            sessionTranscript: FieldTests.bytes(entry.transcript), docType: entry.docType,
-                                            attributes: entry.attributes.map { .init(identifier: $0.id, value: FieldTests.bytes($0.value)) },
+                                            sessionTranscript: HexBytes.bytes(entry.transcript), docType: entry.docType,
+                                            attributes: entry.attributes.map { .init(identifier: $0.id, value: HexBytes.bytes($0.value)) },
                                             timestamp: entry.timestamp)
             let proof = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.proof)))
             var verified = true

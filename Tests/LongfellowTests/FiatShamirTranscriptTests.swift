@@ -27,7 +27,7 @@ struct FiatShamirTranscriptTests {
     /// A big-endian hex integer below p.
     static func element(_ hex: String) -> Fp256? {
         let padded = String(repeating: "0", count: max(0, 64 - hex.count)) + hex
-        return Fp256(littleEndian: FieldTests.bytes(padded).reversed())
+        return Fp256(littleEndian: HexBytes.bytes(padded).reversed())
     }
 
     @Test func theSpecificationsVectors() throws {
@@ -37,7 +37,7 @@ struct FiatShamirTranscriptTests {
         #expect(vectors.steps.count == 5)
         for (index, step) in vectors.steps.enumerated() {
             switch step.write {
-            case "bytes": transcript.writeBytes(FieldTests.bytes(try #require(step.bytes)))
+            case "bytes": transcript.writeBytes(HexBytes.bytes(try #require(step.bytes)))
             case "element": transcript.write(Fp256(try #require(step.element)))
             case "array": transcript.write(try #require(step.elements).map { Fp256($0) })
             default: Issue.record("unknown write \(step.write)")

@@ -25,13 +25,13 @@ struct MdocZKVerifierTests {
     }
 
     static func statement(_ sidecar: Sidecar) throws -> MdocZKStatement {
-        func key(_ hex: String) throws -> Fp256 { try #require(Fp256(littleEndian: FieldTests.bytes(hex).reversed())) }
+        func key(_ hex: String) throws -> Fp256 { try #require(Fp256(littleEndian: HexBytes.bytes(hex).reversed())) }
         // "2024-10-01T09:00:00+00:00" is the proof's "2024-10-01T09:00:00Z".
         let time = String(sidecar.timestamp.prefix(19)) + "Z"
         return MdocZKStatement(issuerKeyX: try key(sidecar.issuer_public_key_x), issuerKeyY: try key(sidecar.issuer_public_key_y),
-                               sessionTranscript: FieldTests.bytes(sidecar.transcript), docType: sidecar.doctype,
-                               attributes: sidecar.claims.map { .init(identifier: $0.id, value: FieldTests.bytes($0.cbor_value)) },
-                               timestamp: time, deviceNameSpaces: FieldTests.bytes(sidecar.device_namespaces))
+                               sessionTranscript: HexBytes.bytes(sidecar.transcript), docType: sidecar.doctype,
+                               attributes: sidecar.claims.map { .init(identifier: $0.id, value: HexBytes.bytes($0.cbor_value)) },
+                               timestamp: time, deviceNameSpaces: HexBytes.bytes(sidecar.device_namespaces))
     }
 
     static func check(_ name: String, statement change: ((MdocZKStatement) -> MdocZKStatement)? = nil,
@@ -87,9 +87,9 @@ extension MdocZKVerifierTests {
         // Another transcript (another session): the signature circuit's digest differs.
         #expect(try changed { with($0, transcript: $0.sessionTranscript + [0]) } != nil)
         // Another value claimed than proven ("2024-03-16").
-        #expect(try changed { with($0, attributes: [.init(identifier: "issue_date", value: FieldTests.bytes("d903ec6a323032342d30332d3136"))]) } != nil)
+        #expect(try changed { with($0, attributes: [.init(identifier: "issue_date", value: HexBytes.bytes("d903ec6a323032342d30332d3136"))]) } != nil)
         // Another identifier.
-        #expect(try changed { with($0, attributes: [.init(identifier: "expiry_date", value: FieldTests.bytes("d903ec6a323032342d30332d3135"))]) } != nil)
+        #expect(try changed { with($0, attributes: [.init(identifier: "expiry_date", value: HexBytes.bytes("d903ec6a323032342d30332d3135"))]) } != nil)
         // Another time, a second later.
         #expect(try changed { with($0, timestamp: "2024-10-01T09:00:01Z") } != nil)
         // Another docType, another issuer key.

@@ -4,7 +4,7 @@ import Testing
 /// The Merkle vector of the Longfellow specification (google/longfellow-zk docs/specs/testvectors.md, "Test Vectors
 /// for Merkle Tree", vector 1: five leaves, two multiproofs), and every way a proof can be wrong.
 struct MerkleMultiproofTests {
-    static func bytes(_ hex: String) -> [UInt8] { FieldTests.bytes(hex) }
+    static func bytes(_ hex: String) -> [UInt8] { HexBytes.bytes(hex) }
 
     static let leaves = [
         "4bf5122f344554c53bde2ebb8cd2b7e3d1600ad631c385a5d7cce23c7785459a",

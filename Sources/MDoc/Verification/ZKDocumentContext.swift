@@ -66,7 +66,7 @@ struct ZKDocumentContext: Sendable {
         guard let system else {
             return .failed(.zkSystemNotAccepted, "zkSystemId \"\(document.zkSystemId.prefix(80))\" names no accepted system")
         }
-        guard system.spec.attributeCount == document.elements.count else {
+        guard system.provesEveryElement(of: document) else {
             return .failed(.zkSystemNotAccepted, "system \(system.id.prefix(16)) proves \(system.spec.attributeCount) element(s); "
                            + "the document discloses \(document.elements.count)")
         }

@@ -30,7 +30,10 @@ struct SDJWTVCHandler: Sendable {
     static let keyBindingSourceField = "keyBindingSource"
 
     func verify(_ request: HTTPServerRequest, for _: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
-        _ = try configured(verification.sdJwtVcIssuers, "sdJwtVc")
+        guard verification.sdJwtVcIssuers != nil else {
+            // The same code as an SD-JWT VC that reaches an OpenID4VP route of a service without the section.
+            throw ServiceProblem(.serviceUnavailable, VerificationCodes.sdJwtVcNotConfigured, "the sdJwtVc section is not configured")
+        }
         let body = try RequestDecoding.decode(SDJWTVCVerifyRequest.self, from: request)
         guard !body.nonce.isEmpty, body.nonce.utf8.count <= 512, !body.audience.isEmpty, body.audience.utf8.count <= 2_048 else {
             throw ServiceProblem.invalidRequest("\"nonce\" and \"audience\" are non-empty strings (at most 512 and 2048 bytes)")

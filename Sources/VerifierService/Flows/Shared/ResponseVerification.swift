@@ -89,19 +89,19 @@ struct ResponseVerification: Sendable {
                        query: query, statusPolicy: statusPolicy)
     }
 
-    /// The SD-JWT VC check the OpenID4VP verifier is handed: the configured options at `time`, status, and the issuer
-    /// trust set in force (or `trust`, for the command line's own anchors). Without `sdJwtVc` configured, every SD-JWT
-    /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
     /// The OpenID4VP library's verifier with this service's mdoc and SD-JWT VC checks at `time` (the OpenID4VP and
-    /// the multi-protocol presentation routes).
+    /// the multi-protocol presentation routes), its proofs in the pool share of the integrator named `caller`.
     func openID4VPVerifier(at time: Date, for caller: String?) -> OpenID4VPVerifier {
         OpenID4VPVerifier(mdoc: check(at: time, for: caller), sdJwtVc: sdJwtVcCheck(at: time))
     }
 
+    /// The SD-JWT VC check the OpenID4VP verifier is handed: the configured options at `time`, status, and the issuer
+    /// trust set in force (or `trust`, for the command line's own anchors). Without `sdJwtVc` configured, every SD-JWT
+    /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
     func sdJwtVcCheck(at time: Date, trust snapshotOverride: TrustSnapshot? = nil) -> SDJWTVCCheck {
         { [self] presentation, nonce, audience, query in
             guard let issuers = snapshotOverride ?? sdJwtVcIssuers?.snapshot else {
-                return .failure(FailureCode(rawValue: "SDJWT_VC_NOT_CONFIGURED"), "SD-JWT VC verification is not configured (sdJwtVc)")
+                return .failure(FailureCode(rawValue: VerificationCodes.sdJwtVcNotConfigured), "SD-JWT VC verification is not configured (sdJwtVc)")
             }
             let options = sdJwtVcOptions(at: time, nonce: nonce, audience: audience, query: query)
             return await sdJwtVcStatusAware.verify(presentation, options: options, issuerTrust: issuers)
