@@ -22,6 +22,7 @@ EVERY KEY WRITTEN BY THIS SCRIPT IS TEST-ONLY. Never trust any of these certific
 
 from __future__ import annotations
 
+import argparse
 import base64
 import datetime as dt
 import hashlib
@@ -1778,4 +1779,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    # Takes no arguments: -h/--help prints the text above; anything else is refused before anything is written.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

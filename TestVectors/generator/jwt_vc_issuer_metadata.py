@@ -35,6 +35,7 @@ Usage (from the repository root):  python3 TestVectors/generator/jwt_vc_issuer_m
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sys
@@ -741,4 +742,6 @@ def main() -> int:
     return 0
 
 if __name__ == "__main__":
+    # Takes no arguments: -h/--help prints the text above; anything else is refused before anything is written.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

@@ -10,6 +10,7 @@ only (independent of the Swift code under test):
   python3 TestVectors/generator/longfellow_algebra.py   # rewrites TestVectors/longfellow/algebra.json (seeded)
 """
 
+import argparse
 import json
 import random
 from pathlib import Path
@@ -77,4 +78,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    # Takes no arguments: -h/--help prints the text above; anything else is refused before anything is written.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -20,6 +20,7 @@ Usage (from the repository root):  python3 TestVectors/generator/sd_jwt_vc.py
 
 from __future__ import annotations
 
+import argparse
 import base64
 import datetime as dt
 import hashlib
@@ -1412,4 +1413,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    # Takes no arguments: -h/--help prints the text above; anything else is refused before anything is written.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

@@ -12,11 +12,13 @@ Each token is checked here with `cryptography` and `zlib`, and every case's expe
 recomputed by a small independent evaluator; the script aborts on any mismatch.
 
 Usage (from the repository root, after generate.py):  python3 TestVectors/generator/status_lists.py
+       python3 TestVectors/generator/status_lists.py --fresh NAME FILE   (list NAME dated now, into FILE only)
 EVERYTHING WRITTEN HERE IS TEST-ONLY.
 """
 
 from __future__ import annotations
 
+import argparse
 import base64
 import json
 import math
@@ -473,6 +475,14 @@ def fresh_list(name: str, out: str) -> int:
 if __name__ == "__main__":
     # status_lists.py                      the committed vectors, into TestVectors/status
     # status_lists.py --fresh NAME FILE    one list dated now, into FILE
-    if len(sys.argv) == 4 and sys.argv[1] == "--fresh":
-        sys.exit(fresh_list(sys.argv[2], sys.argv[3]))
+    # -h/--help prints the usage; any other argument is refused before anything is written.
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--fresh", nargs=2, metavar=("NAME", "FILE"),
+                        help="write only list NAME, dated now, to FILE (nothing is written into TestVectors)")
+    arguments = parser.parse_args()
+    if arguments.fresh is not None:
+        name, file = arguments.fresh
+        if file.startswith("-"):
+            parser.error(f"--fresh: FILE may not start with '-': {file!r}")
+        sys.exit(fresh_list(name, file))
     sys.exit(main())

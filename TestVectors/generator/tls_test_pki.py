@@ -11,8 +11,9 @@ Independent of verifierd: Python `cryptography` only. Files written:
   foreign-client.pem / .key         CN=mallory, from a CA the server does not know
   not-a-key.key                     a PEM certificate where a key is expected
 
-Usage: tls_test_pki.py OUTDIR
+Usage: tls_test_pki.py OUTDIR     (made if missing; a name starting with '-' is refused; -h/--help: this text)
 """
+import argparse
 import datetime
 import ipaddress
 import os
@@ -71,10 +72,25 @@ def pem_key(key):
                              serialization.NoEncryption())
 
 
+def parse_arguments():
+    """OUTDIR only. `--help` prints the usage; any other option, or a folder named like one, is refused before
+    anything is written (a folder named `--help` was once made at the repository root)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\nUsage:")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("outdir", metavar="OUTDIR", help="the folder to write to (made if missing)")
+    # argparse reports missing arguments before unknown options: name an unknown option first, and never take a word
+    # that looks like one as a value.
+    for argument in sys.argv[1:]:
+        if argument.startswith("-") and argument not in ("-h", "--help"):
+            parser.error(f"unknown option {argument!r} (see --help)")
+    args = parser.parse_args()
+    if not args.outdir:
+        parser.error("OUTDIR may not be empty")
+    return args.outdir
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    out = sys.argv[1]
+    out = parse_arguments()
     os.makedirs(out, exist_ok=True)
     server_ca_key, server_ca = ca("verifierd test server CA")
     write(out, "server-ca.pem", pem_cert(server_ca))

@@ -22,6 +22,7 @@ EVERYTHING WRITTEN HERE IS TEST-ONLY.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import hashlib
 import io
@@ -580,8 +581,7 @@ def self_check(files: dict[str, bytes]) -> list[str]:
 
 # --------------------------------------------------------------------------------------------------
 
-def main() -> int:
-    check_only = "--check" in sys.argv[1:]
+def main(check_only: bool = False) -> int:
     first = build()
     g._KEYS.clear()
     second = build()
@@ -610,4 +610,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # -h/--help prints the usage; any argument but --check is refused before anything is written.
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare the build with the files on disk, write nothing")
+    sys.exit(main(check_only=parser.parse_args().check))

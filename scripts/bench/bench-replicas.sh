@@ -12,6 +12,14 @@
 # Usage: scripts/bench/bench-replicas.sh [bodies per endpoint, default 14000: under the per-kind session cap (web.maxSessions 113,000 over the demo's 8 kinds: 14,125), and enough for 2 s at 6,000 verified/s] [duration, default 2s] [connections per replica, default 8]
 # (BENCH_POOL_SIZE: store.poolSize of each replica; unset, the service's default, one per core.)
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 3 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/lib/serve-lib.sh
 source scripts/lib/serve-lib.sh

@@ -14,11 +14,21 @@
 # TestVectors/generator/tls_test_pki.py), side by side; the other endpoints are skipped.
 # Needs wrk (Debian: apt-get install -y wrk).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# -h/--help prints the text above; --tls as described; any other option is refused before anything is built.
 TLS=0
-if [ "${1:-}" = "--tls" ]; then TLS=1; shift; fi
-DURATION="${1:-10s}"
-CONNECTIONS="${2:-16}"
+POSITIONAL=()
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --tls) TLS=1 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+        *) POSITIONAL+=("$arg") ;;
+    esac
+done
+[ ${#POSITIONAL[@]} -le 2 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
+cd "$(dirname "$0")/../.."
+DURATION="${POSITIONAL[0]:-10s}"
+CONNECTIONS="${POSITIONAL[1]:-16}"
 command -v wrk >/dev/null 2>&1 || { echo "wrk not found: apt-get install -y wrk" >&2; exit 1; }
 
 # SWIFT_RELEASE_FLAGS (e.g. "-Xswiftc -enable-testing", as .ci/run builds) reuse that build rather than rebuild.

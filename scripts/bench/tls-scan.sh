@@ -6,6 +6,14 @@
 # Usage: scripts/bench/tls-scan.sh [path to verifierd, default .build/debug/verifierd]
 # Needs sslscan (Debian: apt-get install -y sslscan); testssl.sh is optional (apt-get install -y testssl.sh).
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 1 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 BIN="${1:-.build/debug/verifierd}"
 command -v sslscan >/dev/null 2>&1 || { echo "sslscan not found: apt-get install -y sslscan" >&2; exit 1; }

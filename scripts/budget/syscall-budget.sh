@@ -6,10 +6,20 @@
 # ("syscallsWithoutFutexPer…", which the code alone decides: a tight budget).
 #   scripts/budget/syscall-budget.sh [path/to/release/verifierd] [--check]     (needs strace: apt-get install -y strace)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-BIN=${1:-.build/release/verifierd}
+# -h/--help prints the text above; --check as described; any other option is refused before anything is started.
 CHECK=0
-[ "${2:-}" = "--check" ] && CHECK=1
+POSITIONAL=()
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --check) CHECK=1 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+        *) POSITIONAL+=("$arg") ;;
+    esac
+done
+[ ${#POSITIONAL[@]} -le 1 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
+cd "$(dirname "$0")/../.."
+BIN=${POSITIONAL[0]:-.build/release/verifierd}
 command -v strace >/dev/null 2>&1 || { echo "strace not found: apt-get install -y strace" >&2; exit 1; }
 N=${N:-2000}
 WORK=$(mktemp -d)

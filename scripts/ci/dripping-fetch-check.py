@@ -9,6 +9,7 @@ under 50 ms, and status-less verifications keep their usual latency (p99 within 
   dripping-fetch-check.py serve-config CONFIG DIR   writes the service configuration (the 16 ports it will use)
   dripping-fetch-check.py run URL DIR               runs the servers and the check against the service at URL
 Every address is 127.0.0.1. TEST-ONLY keys (TestVectors/pki)."""
+import argparse
 import base64
 import json
 import socket
@@ -184,10 +185,22 @@ def run(url, work):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "serve-config":
-        serve_config(sys.argv[2], sys.argv[3])
+    # -h/--help prints the usage; an unknown option or command is refused before anything is written or started.
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve-config", help="write the service configuration (the 16 ports it will use)")
+    serve.add_argument("config", metavar="CONFIG")
+    serve.add_argument("dir", metavar="DIR")
+    check = commands.add_parser("run", help="run the servers and the check against the service at URL")
+    check.add_argument("url", metavar="URL")
+    check.add_argument("dir", metavar="DIR")
+    # argparse reports missing arguments before unknown options: name an unknown option first, and never take a word
+    # that looks like one as a value.
+    for argument in sys.argv[1:]:
+        if argument.startswith("-") and argument not in ("-h", "--help"):
+            parser.error(f"unknown option {argument!r} (see --help)")
+    arguments = parser.parse_args()
+    if arguments.command == "serve-config":
+        serve_config(arguments.config, arguments.dir)
         sys.exit(0)
-    if len(sys.argv) == 4 and sys.argv[1] == "run":
-        sys.exit(run(sys.argv[2], sys.argv[3]))
-    print(__doc__)
-    sys.exit(2)
+    sys.exit(run(arguments.url, arguments.dir))

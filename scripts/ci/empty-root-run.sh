@@ -13,8 +13,17 @@
 #
 # usage: scripts/ci/empty-root-run.sh [--keep]     (needs root for chroot, mknod and unshare; prints the binary's size)
 set -euo pipefail
+# -h/--help prints the text above; --keep as described; anything else is refused before anything is built.
+keep=0
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --keep) keep=1 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+        *) echo "$(basename "$0"): unexpected argument '$arg' (it takes only --keep; see --help)" >&2; exit 2 ;;
+    esac
+done
 cd "$(dirname "$0")/../.."
-keep=0; [ "${1:-}" = "--keep" ] && keep=1
 
 fail() { echo "empty-root-run: FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (chroot, mknod, unshare)"

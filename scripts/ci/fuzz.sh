@@ -22,17 +22,33 @@ ALL_TARGETS=(FuzzCBOR FuzzDeviceResponse FuzzAppleEnvelope FuzzWebResponse FuzzP
 FLAGS="${SWIFT_RELEASE_FLAGS--Xswiftc -enable-testing}"
 
 usage() { sed -n 2,7p "$0" >&2; exit 64; }
-[ $# -ge 1 ] || usage
+# -h/--help prints the text above; --all and --grow as described; any other option is refused, and so is a SECONDS
+# that is not a whole number, before anything is built or written.
+ALL=0
 GROW=0
-if [ "$1" = "--all" ]; then
+POSITIONAL=()
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --all) ALL=1 ;;
+        --grow) GROW=1 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+        *) POSITIONAL+=("$arg") ;;
+    esac
+done
+if [ "$ALL" = 1 ]; then
+    # --all [SECONDS]: --grow is for one harness only.
+    [ "$GROW" = 0 ] && [ ${#POSITIONAL[@]} -le 1 ] || usage
     TARGETS=("${ALL_TARGETS[@]}")
-    SECONDS_EACH="${2:-20}"
+    SECONDS_EACH="${POSITIONAL[0]:-20}"
 else
-    TARGETS=("$1")
-    SECONDS_EACH="${2:-60}"
-    [ "${3:-}" = "--grow" ] && GROW=1
-    [[ " ${ALL_TARGETS[*]} " == *" $1 "* ]] || usage
+    # TARGET [SECONDS] [--grow]
+    [ ${#POSITIONAL[@]} -ge 1 ] && [ ${#POSITIONAL[@]} -le 2 ] || usage
+    TARGETS=("${POSITIONAL[0]}")
+    SECONDS_EACH="${POSITIONAL[1]:-60}"
+    [[ " ${ALL_TARGETS[*]} " == *" ${POSITIONAL[0]} "* ]] || usage
 fi
+[[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || usage
 
 # Hex on stdin to bytes on stdout (whitespace ignored).
 unhex() { python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex("".join(sys.stdin.read().split())))'; }

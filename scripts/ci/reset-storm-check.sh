@@ -6,6 +6,14 @@
 # because its socket reported the reset (with the old per-socket Dispatch sources, 20 were still open after this check).
 # usage: scripts/ci/reset-storm-check.sh [BIN] [SECONDS]
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 2 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 BIN="${1:-.build/release/verifierd}"
 SECONDS_TO_RUN="${2:-60}"

@@ -13,13 +13,7 @@ a hung-up source's bookkeeping off its manager thread. The server now keeps its 
 (HTTPServer/SocketReadiness.swift); scripts/ci/reset-storm-check.sh runs this in CI and requires the service alive,
 answering, and back to its descriptors at once. Loopback only.
 """
-import random, socket, struct, sys, threading, time
-port = int(sys.argv[1]); seconds = float(sys.argv[2])
-path = sys.argv[3].encode() if len(sys.argv) > 3 else b"/v1/apple/nonces"
-body = b"{}"
-req = (b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-integrator-token-TEST-ONLY\r\n"
-       b"Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
-stop = time.time() + seconds
+import argparse, random, socket, struct, sys, threading, time
 counts = {"ok": 0, "reset": 0, "err": 0}
 lock = threading.Lock()
 def reset(s):
@@ -53,6 +47,25 @@ def worker():
         except OSError:
             k = "err"
         with lock: counts[k] += 1
-ts = [threading.Thread(target=worker) for _ in range(24)]
-[t.start() for t in ts]; [t.join() for t in ts]
-print(counts)
+def main():
+    global port, req, stop
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("port", metavar="PORT", type=int)
+    parser.add_argument("seconds", metavar="SECONDS", type=float)
+    parser.add_argument("path", metavar="PATH", nargs="?", default="/v1/apple/nonces")
+    # argparse reports missing arguments before unknown options: name an unknown option first, and never take a word
+    # that looks like one as a value.
+    for argument in sys.argv[1:]:
+        if argument.startswith("-") and argument not in ("-h", "--help"):
+            parser.error(f"unknown option {argument!r} (see --help)")
+    arguments = parser.parse_args()
+    port, seconds, path = arguments.port, arguments.seconds, arguments.path.encode()
+    req = (b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+           b"Authorization: Bearer demo-integrator-token-TEST-ONLY\r\n"
+           b"Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+    stop = time.time() + seconds
+    ts = [threading.Thread(target=worker) for _ in range(24)]
+    [t.start() for t in ts]; [t.join() for t in ts]
+    print(counts)
+if __name__ == "__main__":
+    main()

@@ -634,10 +634,10 @@ def self_test() -> int:
 
 
 def main() -> int:
-    if "--self-test" in sys.argv[1:]:
-        return self_test()
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--self-test", action="store_true", help="check the replay and the checker on synthetic "
+                        "timelines, then exit (no command; needs no service)")
+    commands = parser.add_subparsers(dest="command")
     p = commands.add_parser("load")
     p.add_argument("--url", required=True)
     p.add_argument("--records", required=True)
@@ -657,6 +657,12 @@ def main() -> int:
     c.add_argument("--min-writes", type=int, default=None, help="default: 400 per 60 s of load")
     c.add_argument("--min-each-verdict", type=int, default=100)
     args = parser.parse_args()
+    if args.self_test:
+        if args.command is not None:
+            parser.error("--self-test takes no command")
+        return self_test()
+    if args.command is None:
+        parser.error("a command is required: load or check (or --self-test)")
     return load(args) if args.command == "load" else check(args)
 
 

@@ -9,6 +9,14 @@
 #   scripts/ci/rotation-under-load.sh [path/to/release/verifierd] [seconds]    (defaults: .build/release/verifierd, 60)
 # KEEP_WORK=1 keeps the temporary directory (service log, records.json) and prints its path.
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 2 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 BIN=${1:-.build/release/verifierd}
 DURATION=${2:-60}

