@@ -146,6 +146,7 @@ let package = Package(
         .target(name: "OpenID4VP", dependencies: [
             "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWTVC", "ZKMdoc", "Longfellow",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         // SD-JWT (RFC 9901): the presentation split, disclosures with digests over the received strings, their
         // application to the payload with every refusal, key-binding JWTs, ES256 and P-256 JWKs. No HTTP.
@@ -236,7 +237,7 @@ let package = Package(
         // The service's configuration: its types, the loader (file and environment, every key checked and named), and
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
-            "DigitalCredentials", "Encodings", "Webhooks", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
+            "DigitalCredentials", "OpenID4VP", "Encodings", "Webhooks", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
             "TrustLists", "TrustManagement", "TrustStore", "WebPresentment", "ReaderToken", "ZKMdoc",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),

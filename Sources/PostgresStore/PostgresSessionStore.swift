@@ -154,6 +154,47 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
+    public func read(id: String, kind sessionKind: SessionKind, maximumReads: Int, now: Date) async -> SessionReadResult {
+        let kind = sessionKind.rawValue
+        let nowMs = StoredTime.milliseconds(now)
+        let maximum = Int32(clamping: maximumReads)
+        let logger = database.logger
+        let found: (read: (Int64, Int64, ByteBuffer?, String, Int32)?, state: (Int64, Int64?, Int32)?)
+        do {
+            // One statement counts the read under the row lock, so replicas reading together never pass the maximum.
+            found = try await database.perform("read session") { client in
+                let rows = try await client.query("""
+                    UPDATE verifierd_sessions SET reads = reads + 1
+                    WHERE id = \(id) AND kind = \(kind) AND taken_ms IS NULL AND sealed IS NOT NULL
+                      AND expires_ms > \(nowMs) AND reads < \(maximum)
+                    RETURNING created_ms, expires_ms, sealed, owner, reads
+                    """, logger: logger)
+                for try await row in rows.decode((Int64, Int64, ByteBuffer?, String, Int32).self) { return (row, nil) }
+                let state = try await client.query("""
+                    SELECT expires_ms, taken_ms, reads FROM verifierd_sessions WHERE id = \(id) AND kind = \(kind)
+                    """, logger: logger)
+                for try await row in state.decode((Int64, Int64?, Int32).self) { return (nil, row) }
+                return (nil, nil)
+            }
+        } catch {
+            return .unavailable("\(error)")
+        }
+        if let (created, expires, sealed, owner, reads) = found.read, let sealed {
+            do {
+                let payload = try sealing.open(Array(buffer: sealed), id: id, kind: kind, expiresAt: StoredTime.date(expires))
+                return .read(SessionRecord(id: id, kind: sessionKind, createdAt: StoredTime.date(created),
+                                           expiresAt: StoredTime.date(expires), payload: payload, owner: owner), reads: Int(reads))
+            } catch {
+                database.logger.error("a stored session did not open", metadata: ["kind": "\(kind)", "reason": "\(error)"])
+                return .notFound
+            }
+        }
+        guard let (expires, taken, reads) = found.state else { return .notFound }
+        if let taken { return taken < expires ? .alreadyUsed : .expired }
+        guard expires > nowMs else { return .expired }
+        return reads >= maximum ? .exhausted : .notFound
+    }
+
     public func presence(id: String, kind sessionKind: SessionKind, owner: String?, now: Date) async -> SessionPresence {
         let kind = sessionKind.rawValue
         let nowMs = StoredTime.milliseconds(now)

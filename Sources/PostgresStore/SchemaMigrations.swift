@@ -108,6 +108,9 @@ public enum SchemaMigrations {
             "CREATE INDEX verifierd_webhook_outbox_due ON verifierd_webhook_outbox (next_attempt_ms)",
         ]),
         Migration(version: 7, name: "session takes planned once", statements: [TakeSessionsStatement.function]),
+        Migration(version: 8, name: "session reads", statements: [
+            "ALTER TABLE verifierd_sessions ADD COLUMN reads integer NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// The newest schema version this binary knows.

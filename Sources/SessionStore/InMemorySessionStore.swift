@@ -30,6 +30,8 @@ public final class InMemorySessionStore: SessionStore {
         /// Payload bytes of the live sessions, all together and per kind and owner.
         var liveBytes = 0
         var liveBytesByOwner: [OwnerKey: Int] = [:]
+        /// How many times each live record was read (``read(id:kind:maximumReads:now:)``); dropped with the record.
+        var reads: [String: Int] = [:]
     }
 
     struct OwnerKey: Hashable {
@@ -107,6 +109,22 @@ public final class InMemorySessionStore: SessionStore {
             state.live[record.id] = record
             count(record, in: &state)
             return .restored
+        }
+    }
+
+    public func read(id: String, kind: SessionKind, maximumReads: Int, now: Date) -> SessionReadResult {
+        state.withLock { state in
+            if let record = state.live[id], record.kind == kind {
+                guard record.expiresAt > now else { return .expired }
+                let reads = state.reads[id, default: 0]
+                guard reads < maximumReads else { return .exhausted }
+                state.reads[id] = reads + 1
+                return .read(record, reads: reads + 1)
+            }
+            if let tombstone = state.tombstones[id], tombstone.kind == kind {
+                return tombstone.wasUsed ? .alreadyUsed : .expired
+            }
+            return .notFound
         }
     }
 
@@ -209,6 +227,7 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     private func uncount(_ record: SessionRecord, in state: inout State) {
+        state.reads[record.id] = nil
         let owner = OwnerKey(kind: record.kind, owner: record.owner)
         state.liveByKind[record.kind] = state.liveByKind[record.kind].flatMap { $0 > 1 ? $0 - 1 : nil }
         state.liveByOwner[owner] = state.liveByOwner[owner].flatMap { $0 > 1 ? $0 - 1 : nil }

@@ -14,6 +14,12 @@ public protocol SessionStore: Sendable {
     /// not expired. A session of another owner is ``SessionTakeResult/notFound`` and stays where it is.
     func take(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionTakeResult
 
+    /// Reads a live record without taking it, at most `maximumReads` times over its life (every replica's reads
+    /// counted together): for what a party may fetch again while its session is open (a cross-device request object,
+    /// OpenID4VP 1.0 §5.10). A record of another kind, a taken or expired one, or one read `maximumReads` times is
+    /// not handed out.
+    func read(id: String, kind: SessionKind, maximumReads: Int, now: Date) async -> SessionReadResult
+
     /// Whether the session is still open (not taken, not expired), without taking it: for flows whose caller polls
     /// for a result another party completes (OpenID4VP cross-device).
     func presence(id: String, kind: SessionKind, owner: String?, now: Date) async -> SessionPresence
@@ -92,6 +98,18 @@ public enum SessionTakeResult: Sendable {
     /// No such session of this kind (or it was forgotten long ago).
     case notFound
     /// The store could not be asked (e.g. its database is unreachable); nothing was taken.
+    case unavailable(String)
+}
+
+/// The answer to ``SessionStore/read(id:kind:maximumReads:now:)``.
+public enum SessionReadResult: Sendable {
+    /// The record, and how many times it has been read with this read.
+    case read(SessionRecord, reads: Int)
+    /// It has been read its maximum number of times: it stays where it is, for the session to be answered.
+    case exhausted
+    case alreadyUsed
+    case expired
+    case notFound
     case unavailable(String)
 }
 

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Foundation
 import MDoc
+import OpenID4VP
 import OutboundFetch
 import ReaderAuthentication
 import SDJWTVC
@@ -164,11 +165,37 @@ extension ConfigurationLoader.Values {
                 throw ConfigurationError(key: "oid4vp.publicBaseUrl", "\"\(base)\" is not an http(s) base URL without query, fragment or trailing slash")
             }
         }
-        return ServiceConfiguration.OpenID4VP(
+        var section = ServiceConfiguration.OpenID4VP(
             allowedOrigins: origins,
             sessionTTLSeconds: try int("oid4vp", "sessionTTLSeconds", default: 300, range: 30...3600),
             allowUnencryptedResponses: try bool("oid4vp", "allowUnencryptedResponses", default: false),
             publicBaseURL: base)
+        if let text = try string("oid4vp", "clientIdPrefix") {
+            guard let prefix = RequestObjectSigner.ClientIdPrefix(rawValue: text) else {
+                throw ConfigurationError(key: "oid4vp.clientIdPrefix", "must be \"x509_hash\" or \"x509_san_dns\", got \"\(text.prefix(64))\"")
+            }
+            section.clientIdPrefix = prefix
+        }
+        if let name = try string("oid4vp", "clientIdDnsName") {
+            guard section.clientIdPrefix == .x509SanDNS else {
+                throw ConfigurationError(key: "oid4vp.clientIdDnsName", "goes with oid4vp.clientIdPrefix \"x509_san_dns\"")
+            }
+            section.clientIdDnsName = name
+        }
+        if let text = try string("oid4vp", "walletAuthorizationEndpoint") {
+            guard let endpoint = WalletAuthorizationEndpoint(text) else {
+                throw ConfigurationError(key: "oid4vp.walletAuthorizationEndpoint", "\"\(text.prefix(200))\" is neither a custom scheme "
+                                         + "(scheme://, e.g. openid4vp:// or haip-vp://) nor an https URL without query or fragment")
+            }
+            section.walletAuthorizationEndpoint = endpoint
+        }
+        if let text = try string("oid4vp", "requestUriMethod") {
+            guard let method = RequestURIMethod(rawValue: text) else {
+                throw ConfigurationError(key: "oid4vp.requestUriMethod", "must be \"get\" or \"post\"")
+            }
+            section.requestURIMethod = method
+        }
+        return section
     }
 
     /// `demo`: on when the section is present (and `enabled` is not false); its integrator must be a configured

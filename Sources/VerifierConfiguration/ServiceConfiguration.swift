@@ -6,6 +6,7 @@ import Logging
 import TrustManagement
 import OutboundFetch
 import MDoc
+import OpenID4VP
 import ReaderAuthentication
 import ServerTLS
 import WebPresentment
@@ -188,6 +189,23 @@ public struct ServiceConfiguration: Sendable {
         /// The public base URL wallets reach this service at (`https://verifier.example`), for the cross-device
         /// request and response URIs; without it, cross-device requests are refused.
         public var publicBaseURL: String?
+        /// The Client Identifier Prefix of every signed request (`x509_hash`, HAIP's; or `x509_san_dns`).
+        public var clientIdPrefix = RequestObjectSigner.ClientIdPrefix.x509Hash
+        /// With `x509_san_dns`: the reader certificate's dNSName to use (default its first).
+        public var clientIdDnsName: String?
+        /// Where a cross-device authorization request sends the wallet: `openid4vp://` (the default), a custom scheme
+        /// (`haip-vp://`), or the https URL of a web wallet's authorization endpoint (the conformance suite's).
+        public var walletAuthorizationEndpoint = WalletAuthorizationEndpoint.openID4VP
+        /// How cross-device wallets fetch the request object unless a request says otherwise (`get` or `post`).
+        public var requestURIMethod = RequestURIMethod.get
+
+        public init(allowedOrigins: [String], sessionTTLSeconds: Int = 300, allowUnencryptedResponses: Bool = false,
+                    publicBaseURL: String? = nil) {
+            self.allowedOrigins = allowedOrigins
+            self.sessionTTLSeconds = sessionTTLSeconds
+            self.allowUnencryptedResponses = allowUnencryptedResponses
+            self.publicBaseURL = publicBaseURL
+        }
     }
 
     /// `sdJwtVc`: SD-JWT VC (`dc+sd-jwt`) verification. Its issuers are not IACAs: they have their own trust set, a

@@ -1,5 +1,6 @@
 import AppleWallet
 import Foundation
+import OpenID4VP
 import ReaderAuthentication
 import ServerTLS
 import TrustLists
@@ -16,6 +17,9 @@ public struct ServiceKeyMaterial: Sendable {
     public let readerTokens: ReaderTokenService?
     /// The reader-authentication key and chain (`readerAuth`).
     public let readerAuth: ReaderAuthenticationKey?
+    /// The request-object signer on that key, under the configured Client Identifier Prefix (`oid4vp.clientIdPrefix`,
+    /// the dNSName checked against the certificate here).
+    public let requestObjectSigner: RequestObjectSigner?
     /// The VICAL signer anchors by source name (`trust.vicalSigners`).
     public let vicalSigners: [String: VICALSignerAnchor]
     /// The HTTPS listener's certificate and key (`server.tls`).
@@ -42,8 +46,18 @@ public struct ServiceKeyMaterial: Sendable {
                 throw ConfigurationError(key: "server.tls.\(error.setting.rawValue)", error.message)
             }
         }
+        var signer: RequestObjectSigner?
+        if let readerAuth {
+            do throws(RequestObjectSigner.ClientIdProblem) {
+                signer = try RequestObjectSigner(key: readerAuth, prefix: configuration.oid4vp?.clientIdPrefix ?? .x509Hash,
+                                                 dnsName: configuration.oid4vp?.clientIdDnsName)
+            } catch {
+                throw ConfigurationError(key: configuration.oid4vp?.clientIdDnsName == nil ? "oid4vp.clientIdPrefix" : "oid4vp.clientIdDnsName",
+                                         error.detail)
+            }
+        }
         var material = ServiceKeyMaterial(merchantKeys: merchantKeys, readerTokens: readerTokens, readerAuth: readerAuth,
-                                          vicalSigners: vicalSigners, tlsIdentity: tlsIdentity)
+                                          requestObjectSigner: signer, vicalSigners: vicalSigners, tlsIdentity: tlsIdentity)
         if let zk = configuration.zeroKnowledge {
             (material.zkSystems, material.zkMissing) = try zkSystems(zk)
         }

@@ -51,6 +51,8 @@ public final class VerifierService: Sendable {
     let mdoc: MDocHandler
     let sdJwtVc: SDJWTVCHandler
     let oid4vp: OpenID4VPHandler
+    let crossDeviceWallet: CrossDeviceWalletHandler
+    let crossDeviceResults: CrossDeviceResultHandler
     let presentations: PresentationHandler
     /// Results pushed to integrators (`webhooks`); its delivery loop is ``runWebhookDeliveries()``.
     let webhooks: IntegratorWebhooks?
@@ -182,13 +184,18 @@ public final class VerifierService: Sendable {
         } else {
             webhooks = nil
         }
-        oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: readerAuthKey.map(RequestObjectSigner.init(key:)),
-                                  sessions: sessions, verification: verification, clock: clock, waiters: ResultWaiters(),
-                                  sharedStore: store.database != nil, webhooks: webhooks)
+        let waiters = ResultWaiters()
+        oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: material.requestObjectSigner,
+                                  sessions: sessions, verification: verification, clock: clock)
+        crossDeviceResults = CrossDeviceResultHandler(oid4vp: configuration.oid4vp, sessions: sessions, waiters: waiters,
+                                                      sharedStore: store.database != nil)
+        crossDeviceWallet = CrossDeviceWalletHandler(oid4vp: configuration.oid4vp, signer: material.requestObjectSigner,
+                                                     sessions: sessions, verification: verification, clock: clock,
+                                                     waiters: waiters, webhooks: webhooks)
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
         presentations = PresentationHandler(presentations: configuration.presentations, web: configuration.web,
                                             oid4vp: configuration.oid4vp, requestBuilder: requestBuilder,
-                                            signer: readerAuthKey.map(RequestObjectSigner.init(key:)), sessions: sessions,
+                                            signer: material.requestObjectSigner, sessions: sessions,
                                             verification: verification, clock: clock)
         if let section = configuration.demo, let webConfiguration = configuration.web {
             demo = DemoHandler(integrator: Integrator(name: section.integrator), presentations: presentations,
@@ -251,10 +258,11 @@ public final class VerifierService: Sendable {
         routes.add(integrator, .post, "/v1/oid4vp/requests", oid4vp.createRequest(_:for:))
         routes.add(integrator, .post, "/v1/oid4vp/verify", metered: "oid4vp", oid4vp.verify(_:for:))
         // The two GETs that take a one-time record: HEAD is 405 there (it would take the record without answering it).
-        routes.add(integrator, .get, "/v1/oid4vp/sessions/:id/result", takesRecord: true, oid4vp.result(_:for:))
+        routes.add(integrator, .get, "/v1/oid4vp/sessions/:id/result", takesRecord: true, crossDeviceResults.result(_:for:))
         // The only routes a wallet calls: no integrator token, one use each, no verification outcome revealed.
-        routes.add(.open, .get, "/v1/oid4vp/request-objects/:id", takesRecord: true, oid4vp.requestObject(_:_:))
-        routes.add(.open, .post, "/v1/oid4vp/responses/:id", metered: "oid4vp-cross-device", oid4vp.walletResponse(_:_:))
+        routes.add(.open, .get, "/v1/oid4vp/request-objects/:id", takesRecord: true, crossDeviceWallet.requestObject(_:_:))
+        routes.add(.open, .post, "/v1/oid4vp/request-objects/:id", crossDeviceWallet.requestObject(_:_:))
+        routes.add(.open, .post, "/v1/oid4vp/responses/:id", metered: "oid4vp-cross-device", crossDeviceWallet.walletResponse(_:_:))
 
         routes.add(admin, .get, "/v1/admin/iaca", now: trustAdmin.listAnchors(_:by:))
         routes.add(admin, .post, "/v1/admin/iaca", trustAdmin.addAnchors(_:by:))

@@ -179,7 +179,7 @@ CODES_JWE_BAD_ALG = {"ENVELOPE_UNSUPPORTED", "ALGORITHM_UNSUPPORTED", "ENVELOPE_
 # Cross-device: the response posted to response_uri a second time, and the result fetched after it was delivered.
 CODES_RESPONSE_POSTED_TWICE = {CODE_SESSION_ALREADY_USED}
 CODES_RESULT_ALREADY_FETCHED = {CODE_SESSION_ALREADY_USED, "RESULT_ALREADY_FETCHED"}
-STATUSES_REQUEST_URI_REUSED = {404, 409, 410}  # the request object is handed out once
+STATUSES_REQUEST_URI_ANSWERED = {409, 410}  # once its session is answered, the request object is served no more
 # SD-JWT VC (422 reports; the code of the failing check, Sources/SDJWT/SDJWTErrorCode.swift, SDJWTVCErrorCode.swift)
 CODE_SDJWT_UNREQUESTED = "ELEMENT_NOT_REQUESTED"  # request.claims: a disclosure the query did not ask for
 CODE_SDJWT_KB_AUDIENCE = "SDJWT_KB_AUDIENCE_MISMATCH"
@@ -1276,12 +1276,24 @@ def scenario_cross_device(c: Client) -> tuple:
                                  + (f"; redirect_uri {redirect}" if redirect else ""))
 
 
-def scenario_cross_device_request_once(c: Client) -> tuple:
-    _, request_uri = c.make_cross_device()
+def scenario_cross_device_request_fetched_again(c: Client) -> tuple:
+    """OpenID4VP 1.0 does not make request_uri single use: a second GET gets a valid request object with the same
+    claims (the answer goes to the one session); once the session is answered, it is served no more."""
+    s, request_uri = c.make_cross_device()
     again = c.send("GET", request_uri, auth=False, accept="application/oauth-authz-req+jwt")
-    if again.status not in STATUSES_REQUEST_URI_REUSED:
-        raise again.fail(f"a second GET of request_uri: expected {sorted(STATUSES_REQUEST_URI_REUSED)}")
-    return again.status, reply_code(again), "the request object is handed out once"
+    if again.status != 200:
+        raise again.fail("a second GET of request_uri did not answer 200")
+    _, params, _ = check_signed_request(again.text.strip(), c.root)
+    expect(params == s.params, "the request object fetched again carries other claims than the first")
+    reply = c.post_response(s, answer(s)["response"])
+    if reply.status != 200:
+        raise reply.fail("the answer after two fetches was not received with 200")
+    after = c.send("GET", request_uri, auth=False, accept="application/oauth-authz-req+jwt")
+    if after.status not in STATUSES_REQUEST_URI_ANSWERED:
+        raise after.fail(f"GET of request_uri after the answer: expected {sorted(STATUSES_REQUEST_URI_ANSWERED)}")
+    result = c.result(s.session_id)
+    expect_verified(result, s)
+    return after.status, reply_code(after), "fetched twice, answered once; served no more after the answer"
 
 
 def scenario_cross_device_posted_twice(c: Client) -> tuple:
@@ -1514,7 +1526,7 @@ SCENARIOS: dict[str, Callable[[Client], tuple]] = {
     "thumbprint-null": scenario_device_auth("a null jwkThumbprint in dc_api.jwt", thumbprint=None),
     "unknown-credential-id": scenario_unknown_credential_id,
     "two-presentations": scenario_two_presentations,
-    "cross-device-request-once": scenario_cross_device_request_once,
+    "cross-device-request-fetched-again": scenario_cross_device_request_fetched_again,
     "cross-device-posted-twice": scenario_cross_device_posted_twice,
     "cross-device-result": scenario_cross_device_result,
     "sdjwt-signed-jwt-a128gcm": scenario_sdjwt_verified(True, "dc_api.jwt", "A128GCM"),

@@ -21,7 +21,7 @@ enum PresentationFixtures {
                                     chainPEM: try Fixtures.text(demoKeys.appendingPathComponent("reader-auth-chain.pem")))
     }
 
-    static func signer() throws -> RequestObjectSigner { RequestObjectSigner(key: try readerKey()) }
+    static func signer() throws -> RequestObjectSigner { try RequestObjectSigner(key: try readerKey()) }
 
     /// Unsigned DeviceRequests: what the Annex C part is made of does not matter here.
     static let builder = DeviceRequestBuilder(readerAuth: nil, mode: .readerAuth)

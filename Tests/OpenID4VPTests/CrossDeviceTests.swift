@@ -19,9 +19,19 @@ struct CrossDeviceTests {
         #expect(CrossDeviceIdentifiers.responseId(sessionId: session) == response, "derived, not random")
     }
 
-    @Test func theAuthorizationRequestFormEncodesItsValues() {
-        let uri = CrossDeviceAuthorizationRequest.uri(clientId: "x509_hash:abc+/=", requestURI: "https://v.example/r/1?a=b&c")
+    @Test func theAuthorizationRequestFormEncodesItsValues() throws {
+        let uri = WalletAuthorizationEndpoint.openID4VP.uri(clientId: "x509_hash:abc+/=", requestURI: "https://v.example/r/1?a=b&c",
+                                                            method: .get)
         #expect(uri == "openid4vp://?client_id=x509_hash%3Aabc%2B%2F%3D&request_uri=https%3A%2F%2Fv.example%2Fr%2F1%3Fa%3Db%26c")
+        // A web wallet's https endpoint (the conformance suite's), with the POST method announced.
+        let suite = try #require(WalletAuthorizationEndpoint("https://suite.example/test/a/verifierd/authorize"))
+        #expect(suite.uri(clientId: "x509_hash:abc", requestURI: "https://v.example/r/1", method: .post)
+                == "https://suite.example/test/a/verifierd/authorize?client_id=x509_hash%3Aabc&request_uri=https%3A%2F%2Fv.example%2Fr%2F1&request_uri_method=post")
+        #expect(WalletAuthorizationEndpoint("haip-vp://")?.text == "haip-vp://")
+        for refused in ["http://wallet.example/authorize", "https://wallet.example/a?x=1", "https://wallet.example/a#f", "openid4vp://x",
+                        "https://user@wallet.example/a", "1scheme://", "://", "https://"] {
+            #expect(WalletAuthorizationEndpoint(refused) == nil, "\(refused)")
+        }
     }
 
     @Test func theWalletsFormHoldsAResponseOrAnError() throws {

@@ -14,8 +14,12 @@ struct OpenID4VPRequestBody: KnownFields {
     let flow: String?
     /// Cross-device: where the wallet sends the user after answering (an https URL on an allowed origin).
     let redirectUri: String?
+    /// Cross-device: how the wallet fetches the request object, `get` or `post` (default `oid4vp.requestUriMethod`).
+    let requestUriMethod: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query, responseMode, signed, flow, redirectUri }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case origin, documents, dcql_query, responseMode, signed, flow, redirectUri, requestUriMethod
+    }
 }
 
 /// The body of `POST /v1/oid4vp/verify`: the session, and `credential.data` as the browser returned it.

@@ -162,9 +162,39 @@ struct SessionGate: Sendable {
         return result
     }
 
+    /// Reads a live record without taking it, at most `maximumReads` times (``SessionStore/read(id:kind:maximumReads:now:)``):
+    /// 404 `SESSION_NOT_FOUND`, 409 `SESSION_ALREADY_USED`, 410 `SESSION_EXPIRED`, 429 `READ_LIMIT_REACHED` past the
+    /// maximum, 503 `STORE_UNAVAILABLE`.
+    func read(_ id: String, kind: SessionKind, maximumReads: Int, refusals: TakeRefusals) async throws(ServiceProblem) -> SessionRecord {
+        switch await store.read(id: id, kind: kind, maximumReads: maximumReads, now: now()) {
+        case .read(let record, _):
+            metrics.session(flow: kind.rawValue, event: "read")
+            return record
+        case .exhausted:
+            metrics.session(flow: kind.rawValue, event: "read_limit")
+            throw ServiceProblem(.tooManyRequests, "READ_LIMIT_REACHED", "this was fetched \(maximumReads) times, the most it is served")
+        case .alreadyUsed:
+            throw refusals.alreadyUsed
+        case .expired:
+            throw refusals.expired
+        case .notFound:
+            throw refusals.notFound
+        case .unavailable(let reason):
+            metrics.session(flow: kind.rawValue, event: "store_unavailable")
+            throw Self.storeUnavailable(reason)
+        }
+    }
+
+    /// Takes a record that is no longer needed (whether it was still there or not), freeing its room.
+    func discard(_ id: String, kind: SessionKind) async {
+        if case .taken = await store.take(id: id, kind: kind, owner: nil, now: now()) {
+            metrics.session(flow: kind.rawValue, event: "retired")
+        }
+    }
+
     /// Whether a session is still open, without taking it.
-    func presence(_ id: String, kind: SessionKind, owner: Integrator) async -> SessionPresence {
-        await store.presence(id: id, kind: kind, owner: owner.name, now: now())
+    func presence(_ id: String, kind: SessionKind, owner: Integrator?) async -> SessionPresence {
+        await store.presence(id: id, kind: kind, owner: owner?.name, now: now())
     }
 
     /// 503 `STORE_UNAVAILABLE` with `Retry-After`: the shared store (the database) cannot be reached now.

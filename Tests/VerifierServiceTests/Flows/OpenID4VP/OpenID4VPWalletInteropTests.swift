@@ -28,7 +28,7 @@ struct OpenID4VPWalletInteropTests {
         "verified-unsigned-jwt-a128gcm", "verified-unsigned-jwt-a256gcm", "verified-unsigned-plain", "cross-device",
         "replay", "wallet-error", "other-session-key", "wrong-kid", "epk-off-curve", "alg-none", "alg-dir", "alg-rsa-oaep",
         "other-origin", "other-nonce", "wrong-handover-name", "thumbprint-null", "unknown-credential-id",
-        "two-presentations", "cross-device-request-once", "cross-device-posted-twice", "cross-device-result",
+        "two-presentations", "cross-device-request-fetched-again", "cross-device-posted-twice", "cross-device-result",
         // SD-JWT VC (dc+sd-jwt) in every mode, with an mdoc in one request, and its refusals.
         "sdjwt-signed-jwt-a128gcm", "sdjwt-unsigned-jwt-a256gcm", "sdjwt-signed-plain", "sdjwt-cross-device", "sdjwt-and-mdoc",
         "sdjwt-unrequested-claim", "sdjwt-wrong-audience", "sdjwt-wrong-nonce", "sdjwt-no-kb", "sdjwt-tampered-disclosure",
