@@ -2,9 +2,9 @@ import AppleWallet
 import Foundation
 import Synchronization
 
-/// The merchant encryption keys in force, re-read from the configured files on SIGHUP (a rotation: add the new key's
-/// file, reload, register it with Apple, and once `verifierd_apple_envelopes_opened_total` shows the old key idle,
-/// remove it and reload again). A reload that fails on any file keeps the keys in force.
+/// The merchant encryption keys in force, re-read on SIGHUP from the files the configuration listed at start (a key
+/// replaced in its file takes effect; a file added to the list needs a restart: docs/operations.md, "Rotating
+/// merchant encryption keys"). A reload that fails on any file keeps the keys in force.
 final class MerchantKeyRing: Sendable {
     let files: [URL]
     private let inForce: Mutex<[MerchantEncryptionKey]>
