@@ -307,8 +307,9 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ZKMdocTests", dependencies: ["ZKMdoc", "Longfellow", "CBOR", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
-            "CertificationPath", "TestSupport",
+            "CertificationPath", "TestSupport", "Encodings",
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .testTarget(name: "OpenID4VPTests", dependencies: [

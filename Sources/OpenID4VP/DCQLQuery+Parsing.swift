@@ -1,3 +1,4 @@
+import Encodings
 import MDoc
 import Longfellow
 import StrictJSON
@@ -21,7 +22,51 @@ extension DCQLQuery {
 
     /// Why a caller's query was refused, naming the member (`credentials[0].claims[2].path`).
     public struct Refusal: Error, Sendable {
+        /// What refused it, where that is not a malformed query.
+        public enum Kind: Sendable, Equatable {
+            /// `trusted_authorities` of a type verifierd cannot honour (`etsi_tl`, `openid_federation`, …).
+            case trustedAuthorityNotSupported
+        }
+
         public let detail: String
+        public var kind: Kind?
+
+        public init(detail: String, kind: Kind? = nil) {
+            self.detail = detail
+            self.kind = kind
+        }
+    }
+
+    /// Entries of `trusted_authorities`, and values of one entry.
+    public static let maximumTrustedAuthorities = 16
+
+    /// A credential query's `trusted_authorities` (6.1.1): the AuthorityKeyIdentifier keyIdentifiers of its `aki`
+    /// entries (6.1.1.1: base64url of the key identifier bytes, 1 to 64 of them), which verifierd enforces on the
+    /// answer; nil when absent. A type verifierd cannot enforce is refused rather than sent for the wallet alone to
+    /// honour (14.9).
+    static func trustedAuthorities(_ value: RawJSON?, path: String) throws(Refusal) -> [[UInt8]]? {
+        guard let value else { return nil }
+        guard case .array(let entries) = value, !entries.isEmpty, entries.count <= maximumTrustedAuthorities else {
+            throw Refusal(detail: "\(path).trusted_authorities is not an array of 1 to \(maximumTrustedAuthorities) entries")
+        }
+        var identifiers: [[UInt8]] = []
+        for (index, entry) in entries.enumerated() {
+            let at = "\(path).trusted_authorities[\(index)]"
+            guard case .object(let members) = entry, case .string(let type)? = members["type"], !type.isEmpty,
+                  case .array(let values)? = members["values"], !values.isEmpty, values.count <= maximumTrustedAuthorities
+            else { throw Refusal(detail: "\(at) is not {\"type\": string, \"values\": [1 to \(maximumTrustedAuthorities) strings]}") }
+            guard type == "aki" else {
+                throw Refusal(detail: "\(at).type \"\(type.prefix(64))\" is not supported: verifierd enforces only \"aki\" "
+                              + "(the issuer's key identifiers), and sends nothing it would not enforce", kind: .trustedAuthorityNotSupported)
+            }
+            for (valueIndex, item) in values.enumerated() {
+                guard case .string(let text) = item, text.utf8.count <= 88, let bytes = Base64URL.decodeBytes(text),
+                      (1...64).contains(bytes.count)
+                else { throw Refusal(detail: "\(at).values[\(valueIndex)] is not the base64url of a key identifier of 1 to 64 bytes") }
+                if !identifiers.contains(bytes) { identifiers.append(bytes) }
+            }
+        }
+        return identifiers
     }
 
     /// A credential query's `claim_sets` (6.1): 1 to ``Limits/maximumClaimSets`` options, each a non-empty list of the
@@ -66,18 +111,15 @@ extension DCQLQuery {
                   id.unicodeScalars.allSatisfy(Self.isIdentifierScalar)
             else { throw Refusal(detail: "\(path).id is not 1 to 64 of A-Z a-z 0-9 _ -") }
             guard !credentials.contains(where: { $0.id == id }) else { throw Refusal(detail: "\(path).id \"\(id)\" is used twice") }
-            // Constraints verifierd would not enforce itself are refused rather than sent for the wallet alone to
-            // honour (14.9: the verifier must not rely on the wallet).
-            if query["trusted_authorities"] != nil {
-                throw Refusal(detail: "\(path).trusted_authorities is not supported: the issuer is checked against verifierd's own trust set")
-            }
+            let authorities = try Self.trustedAuthorities(query["trusted_authorities"], path: path)
             var multiple = false
             if let value = query["multiple"] {
                 guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).multiple is not a boolean") }
                 multiple = flag
             }
             if case .string(Self.sdJwtVcFormat)? = query["format"] {
-                credentials.append(Credential(id: id, sdJwtVc: try Self.sdJwtVcQuery(query, path: path, maximumClaims: maximumClaims),
+                credentials.append(Credential(id: id, sdJwtVc: try Self.sdJwtVcQuery(query, path: path, maximumClaims: maximumClaims,
+                                                                                     trustedAuthorities: authorities),
                                               multiple: multiple))
                 continue
             }
@@ -142,7 +184,8 @@ extension DCQLQuery {
                 }
             }
             credentials.append(Credential(id: id, document: RequestedItems.Document(docType: docType, nameSpaces: nameSpaces,
-                                                                                    zeroKnowledge: zkRequest),
+                                                                                    zeroKnowledge: zkRequest,
+                                                                                    issuerKeyIdentifiers: authorities),
                                           multiple: multiple))
         }
         var credentialSets: [CredentialSet] = []

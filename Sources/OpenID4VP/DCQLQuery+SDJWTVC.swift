@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import SDJWTVC
 import StrictJSON
@@ -19,7 +20,8 @@ extension DCQLQuery {
     /// (optional: none means no selectively disclosable claim is requested) with paths of names, non-negative indices
     /// and `null` starting with a name, `values` of strings, integers and booleans, `claim_sets`, and
     /// `require_cryptographic_holder_binding` (default true). Unknown members are ignored.
-    static func sdJwtVcQuery(_ query: [String: RawJSON], path: String, maximumClaims: Int) throws(Refusal) -> SDJWTVCQuery {
+    static func sdJwtVcQuery(_ query: [String: RawJSON], path: String, maximumClaims: Int,
+                             trustedAuthorities: [[UInt8]]? = nil) throws(Refusal) -> SDJWTVCQuery {
         guard case .object(let meta)? = query["meta"], case .array(let types)? = meta["vct_values"], !types.isEmpty,
               types.count <= SDJWTVCLimits.maximumTypes
         else { throw Refusal(detail: "\(path).meta.vct_values is not an array of 1 to \(SDJWTVCLimits.maximumTypes) strings") }
@@ -71,7 +73,10 @@ extension DCQLQuery {
             guard case .bool(let flag) = value else { throw Refusal(detail: "\(path).require_cryptographic_holder_binding is not a boolean") }
             binding = flag
         }
-        return SDJWTVCQuery(vctValues: vctValues, claims: claims, claimSets: claimSets, requireHolderBinding: binding)
+        var authorities = trustedAuthorities
+        if authorities == nil { authorities = try Self.trustedAuthorities(query["trusted_authorities"], path: path) }
+        return SDJWTVCQuery(vctValues: vctValues, claims: claims, claimSets: claimSets, requireHolderBinding: binding,
+                            trustedAuthorities: authorities)
     }
 
     /// A claims path pointer (7): 1 to ``SDJWTVCLimits/maximumPathElements`` elements, the first a name.
@@ -115,6 +120,7 @@ extension SDJWTVCQuery {
             })),
             ("claim_sets", claimSets.isEmpty ? nil : .array(claimSets.map { .array($0.map { .string($0) }) })),
             ("require_cryptographic_holder_binding", .bool(requireHolderBinding)),
+            ("trusted_authorities", trustedAuthorities.map(DCQLQuery.trustedAuthoritiesJSON)),
         ])
     }
 
@@ -124,5 +130,12 @@ extension SDJWTVCQuery {
               let query = try? DCQLQuery.sdJwtVcQuery(members, path: "stored", maximumClaims: 1_024)
         else { return nil }
         self = query
+    }
+}
+
+extension DCQLQuery {
+    /// `trusted_authorities` for AuthorityKeyIdentifier keyIdentifiers: one `aki` entry.
+    static func trustedAuthoritiesJSON(_ identifiers: [[UInt8]]) -> JSON {
+        .array([.object([("type", .string("aki")), ("values", .array(identifiers.map { .string(Base64URL.encode($0)) }))])])
     }
 }

@@ -140,6 +140,7 @@ public struct DCQLQuery: Sendable, Equatable {
                 ("id", .string(credential.id)),
                 ("format", .string(credential.format)),
                 ("meta", .object(meta)),
+                ("trusted_authorities", credential.document.issuerKeyIdentifiers.map(Self.trustedAuthoritiesJSON)),
                 ("claims", .array(credential.document.nameSpaces.flatMap { nameSpace in
                     nameSpace.elements.map { element in
                         JSON.object([

@@ -48,15 +48,20 @@ public struct DeviceRequestBuilder: Sendable {
     }
 
     /// `ItemsRequestBytes = #6.24(bstr .cbor {"docType", "nameSpaces": {ns: {element: intentToRetain}},
-    /// ? "requestInfo": {"zkRequest": ZkRequest}})`.
+    /// ? "requestInfo": {? "issuerIdentifiers": [+ bstr], ? "zkRequest": ZkRequest}})` (ISO 18013-5 second
+    /// edition DocRequestInfo: the issuer identifiers are AuthorityKeyIdentifier keyIdentifiers, what OpenID4VP's
+    /// `aki` trusted authorities carry as base64url).
     static func itemsRequestBytes(_ document: RequestedItems.Document, encoder: CBOREncoder) -> CBOR {
         let nameSpaces: [CBOR.Pair] = document.nameSpaces.map { entry in
             .init(.text(entry.nameSpace), .map(entry.elements.map { .init(.text($0.identifier), .bool($0.intentToRetain)) }))
         }
         var fields: [CBOR.Pair] = [.init("docType", .text(document.docType)), .init("nameSpaces", .map(nameSpaces))]
-        if let zk = document.zeroKnowledge {
-            fields.append(.init("requestInfo", .map([.init("zkRequest", zk.cbor)])))
+        var info: [CBOR.Pair] = []
+        if let identifiers = document.issuerKeyIdentifiers {
+            info.append(.init("issuerIdentifiers", .array(identifiers.map { .bytes($0) })))
         }
+        if let zk = document.zeroKnowledge { info.append(.init("zkRequest", zk.cbor)) }
+        if !info.isEmpty { fields.append(.init("requestInfo", .map(info))) }
         let itemsRequest: CBOR = .map(fields)
         return .tagged(CBORTag.encodedCBOR, .bytes(encoder.encode(itemsRequest)))
     }

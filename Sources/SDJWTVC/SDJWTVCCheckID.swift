@@ -16,4 +16,6 @@ public enum SDJWTVCCheckID: String, Sendable, CaseIterable, Codable {
     case status = "sdjwt.status"
     /// DCQL: `vct` among `meta.vct_values`, every disclosure requested, the requested claims present with their values.
     case requestClaims = "request.claims"
+    /// DCQL `trusted_authorities` (`aki`): a certificate of `x5c` carries one of the AuthorityKeyIdentifiers asked for.
+    case requestTrustedAuthorities = "request.trustedAuthorities"
 }

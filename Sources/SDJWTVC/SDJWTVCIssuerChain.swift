@@ -17,6 +17,9 @@ struct SDJWTVCIssuerChain: Sendable {
     let leafKey: P256.Signing.PublicKey?
     /// Whether a byte-equal copy of a trusted anchor was dropped from `x5c`.
     let droppedAnchorCopy: Bool
+    /// The AuthorityKeyIdentifier keyIdentifiers of every certificate `x5c` carries, in its order (what DCQL
+    /// `trusted_authorities` of type `aki` are matched against).
+    let presentedAuthorityKeyIdentifiers: [[UInt8]]
     /// The path (leaf first, anchor excluded) and its anchor, or why there is none; every rule but the time checked.
     let path: Result<(certificates: [Certificate], anchor: TrustAnchor), PathProblem>
 
@@ -53,7 +56,9 @@ struct SDJWTVCIssuerChain: Sendable {
         let path = builder.build(leaf: leaf, others: others).map { (certificates: $0.path, anchor: $0.anchor) }
         return .success(SDJWTVCIssuerChain(leaf: leaf, leafSubject: leaf.subject.description,
                                            anchorSubject: (try? path.get())?.anchor.subject,
-                                           leafKey: P256.Signing.PublicKey(leaf.publicKey), droppedAnchorCopy: dropped, path: path))
+                                           leafKey: P256.Signing.PublicKey(leaf.publicKey), droppedAnchorCopy: dropped,
+                                           presentedAuthorityKeyIdentifiers: certificates.compactMap(\.0.authorityKeyIdentifierBytes),
+                                           path: path))
     }
 
     /// `sdjwt.issuerCertificateChain` failed for `problem`, with the code of its kind.

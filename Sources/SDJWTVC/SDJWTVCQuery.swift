@@ -43,15 +43,20 @@ public struct SDJWTVCQuery: Sendable, Equatable {
     public let claimSets: [[String]]
     /// `require_cryptographic_holder_binding` (default true).
     public let requireHolderBinding: Bool
+    /// `trusted_authorities` of type `aki`: the AuthorityKeyIdentifier keyIdentifiers one of which a certificate of the
+    /// credential's `x5c` must carry; nil when the query names none.
+    public let trustedAuthorities: [[UInt8]]?
     /// False only for ``typesOnly(_:)``: the credential types are restricted, the claims are not (every claim is
     /// reported). A DCQL query always restricts its claims (none listed: no disclosure allowed).
     public let restrictsClaims: Bool
 
-    public init(vctValues: [String], claims: [Claim] = [], claimSets: [[String]] = [], requireHolderBinding: Bool = true) {
+    public init(vctValues: [String], claims: [Claim] = [], claimSets: [[String]] = [], requireHolderBinding: Bool = true,
+                trustedAuthorities: [[UInt8]]? = nil) {
         self.vctValues = vctValues
         self.claims = claims
         self.claimSets = claimSets
         self.requireHolderBinding = requireHolderBinding
+        self.trustedAuthorities = trustedAuthorities
         restrictsClaims = true
     }
 
@@ -60,6 +65,7 @@ public struct SDJWTVCQuery: Sendable, Equatable {
         claims = []
         claimSets = []
         requireHolderBinding = true
+        trustedAuthorities = nil
         restrictsClaims = false
     }
 

@@ -60,6 +60,8 @@ public struct SDJWTVCVerifier: Sendable {
         // The types the operator trusts this issuer for: what `vct`, and any alias the issuer names in `aka_vcts`,
         // is held to (nothing when no anchor or listing vouches for the issuer).
         var issuerScope: (String) -> Bool = { _ in false }
+        // The AuthorityKeyIdentifiers of the certificates the credential carries (none for a listed issuer's key).
+        var presentedAuthorityKeyIdentifiers: [[UInt8]] = []
         if let listed = iss.flatMap(metadataIssuers.listing(of:)) {
             issuerScope = { listed.isAuthorized(for: $0) }
             let verifiedKey: SDJWTVCIssuerKeys.Key?
@@ -82,6 +84,7 @@ public struct SDJWTVCVerifier: Sendable {
             (signature, chain) = issuerSignature(jws, options: options)
             checks.append(signature)
             if let chain {
+                presentedAuthorityKeyIdentifiers = chain.presentedAuthorityKeyIdentifiers
                 let (result, found) = chain.check(vct: vct, now: now)
                 checks.append(result)
                 anchor = found
@@ -97,7 +100,7 @@ public struct SDJWTVCVerifier: Sendable {
                                               policy: options.statusPolicy)
         guard signature.status == .passed else {
             let reason = "the issuer-signed JWT did not verify"
-            for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .requestClaims] {
+            for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .requestClaims, .requestTrustedAuthorities] {
                 checked.checks.append(.notApplicable(id, reason))
             }
             checked.statusNotApplicable = "not looked up: \(reason)"
@@ -163,6 +166,9 @@ public struct SDJWTVCVerifier: Sendable {
             checked.checks.append(.notApplicable(.requestClaims, "no query: every claim is reported"))
         }
 
+        // request.trustedAuthorities
+        checked.checks.append(Self.trustedAuthorities(options.query?.trustedAuthorities, presented: presentedAuthorityKeyIdentifiers))
+
         // What decides whether the status list is looked up: the credential is valid as issued.
         let issuance: [SDJWTVCCheckID] = [.issuerSignature, .issuerCertificateChain, .disclosures, .claims, .validity]
         if let failing = checked.checks.first(where: { issuance.contains($0.id) && $0.status == .failed }) {
@@ -193,11 +199,24 @@ public struct SDJWTVCVerifier: Sendable {
                                                   metadataIssuer: checked.metadataIssuer, policy: checked.policy)
         }
         // sdjwt.status sits before request.claims.
-        checked.checks.insert(status, at: checked.checks.count - 1)
+        checked.checks.insert(status, at: checked.checks.firstIndex { $0.id == .requestClaims } ?? checked.checks.endIndex)
         let verified = !checked.checks.contains { $0.status == .failed }
         return .report(SDJWTVCReport(vct: checked.vct, verified: verified, claims: checked.claims, disclosedPaths: checked.disclosedPaths,
                                      issuer: checked.issuer, issuedAt: checked.issuedAt, notBefore: checked.notBefore,
                                      expiresAt: checked.expiresAt, keyBinding: checked.keyBinding, checks: checked.checks))
+    }
+
+    /// `request.trustedAuthorities`: when the query names `aki` trusted authorities, a certificate of `x5c` carries an
+    /// AuthorityKeyIdentifier whose keyIdentifier is one of them (OpenID4VP 1.0 §6.1.1.1; a listed issuer's metadata
+    /// key has no certificate to carry one).
+    static func trustedAuthorities(_ wanted: [[UInt8]]?, presented: [[UInt8]]) -> SDJWTVCCheckResult {
+        let id = SDJWTVCCheckID.requestTrustedAuthorities
+        guard let wanted else { return .notApplicable(id, "the query names no trusted authorities") }
+        guard let match = presented.first(where: wanted.contains) else {
+            return .failed(id, FailureCode(.issuerNotTrustedAuthority),
+                           "no certificate of x5c has an AuthorityKeyIdentifier among the \(wanted.count) the query names")
+        }
+        return .passed(id, "x5c names authority key identifier \(match.hexString)")
     }
 
     /// `sdjwt.issuerSignature` for a listed issuer: the ES256 signature by the key its metadata publishes under the

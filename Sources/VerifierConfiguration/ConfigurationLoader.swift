@@ -31,7 +31,7 @@ public enum ConfigurationLoader {
         "store": ["kind", "url", "passwordFile", "poolSize", "tls", "sessionKeyFile", "operationTimeoutMs"],
         "store.tls": ["mode", "caFile"],
         "trust": ["iacaDirectory", "seedDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds",
-                  "expiringWindowDays", "vicalSigners", "vicalSources", "vicalRetrySeconds"],
+                  "expiringWindowDays", "vicalSigners", "vicalSources", "vicalRetrySeconds", "requestTrustedAuthorities"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
         "admin": ["token", "tokenFile"],
@@ -451,6 +451,12 @@ public enum ConfigurationLoader {
                 expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650),
                 vicalSigners: signers, vicalSources: vicalSources)
             trust.vicalRetrySeconds = try int("trust", "vicalRetrySeconds", default: 60, range: 1...86_400)
+            if let text = try string("trust", "requestTrustedAuthorities") {
+                guard let choice = ServiceConfiguration.Trust.RequestedAuthorities(rawValue: text) else {
+                    throw ConfigurationError(key: "trust.requestTrustedAuthorities", "must be \"none\" or \"anchors\"")
+                }
+                trust.requestTrustedAuthorities = choice
+            }
 
             let verification = ServiceConfiguration.Verification(
                 clockSkewSeconds: try int("verification", "clockSkewSeconds", default: 300, range: 0...3600),

@@ -78,6 +78,18 @@ public struct ServiceConfiguration: Sendable {
         /// The first retry after a failed scheduled refresh; each further failure doubles it, up to the source's
         /// interval.
         public var vicalRetrySeconds = 60
+        /// What requests built from `documents` name as trusted authorities (OpenID4VP `trusted_authorities` `aki`,
+        /// ISO 18013-5 `issuerIdentifiers`).
+        public var requestTrustedAuthorities = RequestedAuthorities.none
+
+        /// The trusted authorities a request built from `documents` names.
+        public enum RequestedAuthorities: String, Sendable, CaseIterable {
+            /// None (the default): a wallet filtering on them would not offer a credential whose document signer
+            /// certificate lacks an AuthorityKeyIdentifier, although its issuer is trusted.
+            case none
+            /// The subject key identifiers of the IACAs in force that may vouch for each docType (at most 16).
+            case anchors
+        }
     }
 
     /// A VICAL fetched on a schedule (`trust.vicalSources`).

@@ -188,6 +188,8 @@ CODE_SDJWT_KB_MISSING = "SDJWT_KB_MISSING"
 CODE_SDJWT_DISCLOSURE_UNREFERENCED = "SDJWT_DISCLOSURE_UNREFERENCED"  # a tampered disclosure's digest is nowhere
 CODE_SDJWT_ISSUER_UNTRUSTED = "ISSUER_CERTIFICATE_UNTRUSTED"
 CODE_SDJWT_VCT_NOT_REQUESTED = "SDJWT_VCT_NOT_REQUESTED"
+CODE_NOT_TRUSTED_AUTHORITY = "ISSUER_NOT_TRUSTED_AUTHORITY"  # request.trustedAuthorities: no chain certificate's AKI
+CODE_TRUSTED_AUTHORITY_TYPE = "TRUSTED_AUTHORITY_NOT_SUPPORTED"  # 400: a trusted_authorities type other than aki
 
 # Values the test holder discloses (the issuer signs exactly the disclosed elements).
 VALUES: dict[str, Any] = dict(ww.VALUES) | {
@@ -1502,7 +1504,39 @@ def scenario_sdjwt_unrequested_claim(c: Client) -> tuple:
     return reply.status, reply_code(reply), f"birthdate disclosed too: refused, {secret_value} not in the answer"
 
 
+def authority_key_identifier(certificate: x509.Certificate) -> str:
+    """OpenID4VP 1.0 6.1.1.1: base64url of the keyIdentifier of the certificate's AuthorityKeyIdentifier (the key
+    identifier bytes, not the extension's DER), read with cryptography."""
+    return b64url(certificate.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value.key_identifier)
+
+
+def scenario_trusted_authorities(c: Client) -> tuple:
+    """DCQL trusted_authorities of type aki (HAIP: verifiers MUST support it): sent to the wallet unchanged and held to
+    the answer. The mDL's document signer names the test IACA as its authority and the SD-JWT VC's x5c leaf names the
+    issuer CA: with those values both verify; with another key identifier (the leaf's own subject key identifier,
+    which no AKI in the chain names) each is refused with its own check; an etsi_tl entry is refused at creation."""
+    mdl_aki = authority_key_identifier(ww.issuer().entries["ds-p256"].cert)
+    pid_aki = authority_key_identifier(sdjwt_issuer().cert)
+    other = b64url(x509.SubjectKeyIdentifier.from_public_key(ww.issuer().entries["ds-p256"].cert.public_key()).digest)
+    facts = []
+    for name, query, aki in (("mso_mdoc", MDL_QUERY, mdl_aki), ("dc+sd-jwt", PID_QUERY, pid_aki)):
+        for value, verified in ((aki, True), (other, False)):
+            dcql = {"credentials": [dict(query, trusted_authorities=[{"type": "aki", "values": [value]}])]}
+            s = c.make(dcql_query=dcql)  # _asked checks the query reached the wallet unchanged
+            reply = c.verify(s.session_id, answer(s, enc=c.enc))
+            if verified:
+                expect_verified(reply, s)
+            else:
+                expect_refused(reply, {422}, {CODE_NOT_TRUSTED_AUTHORITY}, f"{name} with an aki its chain does not name")
+            facts.append(f"{name} aki {value[:8]}… {reply.status}")
+    refused = c.create(ORIGIN, None, "dc_api.jwt", True, "dc_api", {"credentials": [
+        dict(MDL_QUERY, trusted_authorities=[{"type": "etsi_tl", "values": ["https://lotl.example.com"]}])]})
+    expect_refused(refused, {400}, {CODE_TRUSTED_AUTHORITY_TYPE}, "an etsi_tl trusted authority")
+    return 201, None, "; ".join(facts) + "; etsi_tl refused"
+
+
 SCENARIOS: dict[str, Callable[[Client], tuple]] = {
+    "trusted-authorities": scenario_trusted_authorities,
     "request-shape": scenario_request_shape,
     "verified-signed-jwt-a128gcm": scenario_verified(True, "dc_api.jwt", "A128GCM"),
     "verified-signed-jwt-a256gcm": scenario_verified(True, "dc_api.jwt", "A256GCM"),

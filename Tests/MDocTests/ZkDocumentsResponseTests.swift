@@ -52,7 +52,7 @@ struct ZkDocumentsResponseTests {
         let document = try #require(report.documents.first)
         #expect(!report.verified && document.zeroKnowledge != nil && document.validityInfo == nil)
         #expect(document.checks.map(\.id) == [.issuerCertificateChain, .issuerCertificateProfile, .zkSystem, .zkNameSpace, .zkTimestamp,
-                                              .zkProof, .msoStatus, .requestElements])
+                                              .zkProof, .msoStatus, .requestElements, .requestTrustedAuthorities])
         #expect(document.check(.zkSystem)?.code == .zkSystemNotAccepted)
         #expect(document.check(.zkProof)?.status == .notApplicable)
         #expect(document.claims.allSatisfy { !$0.verified })

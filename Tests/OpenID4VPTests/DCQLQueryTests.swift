@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import MDoc
 import StrictJSON
@@ -42,7 +43,12 @@ struct DCQLQueryTests {
     @Test func refusals() {
         let claims = #""claims": [{"path": ["n", "e"]}]"#
         #expect(parse(#"[]"#)?.contains("not an object") == true)
-        #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "trusted_authorities": [{"type": "aki", "values": ["AA"]}], \#(claims)}]}"#)?.contains("trusted_authorities") == true)
+        // trusted_authorities: only aki, with base64url key identifiers of 1 to 64 bytes (6.1.1.1).
+        for refused in [#"[]"#, #"[{"type": "aki", "values": []}]"#, #"[{"type": "aki", "values": ["a+/="]}]"#,
+                        #"[{"type": "aki"}]"#, #"[{"type": "etsi_tl", "values": ["https://lotl.example.com"]}]"#] {
+            #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "trusted_authorities": \#(refused), \#(claims)}]}"#)?
+                .contains("trusted_authorities") == true, "\(refused)")
+        }
         #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "claims": [{"path": ["n", "e"], "values": [true]}]}]}"#)?.contains("values") == true)
         #expect(parse(#"{"credentials": [{"id": "", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#) != nil)
         #expect(parse(#"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}, {"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, \#(claims)}]}"#)?.contains("twice") == true)
@@ -70,5 +76,24 @@ struct DCQLQueryTests {
         #expect(sets.unmet(answered: ["pid"]) == nil)
         #expect(sets.unmet(answered: ["mdl", "photo"]) == nil)
         #expect(sets.unmet(answered: ["photo"])?.contains("credential_sets[0]") == true)
+    }
+
+    /// OpenID4VP 1.0 §6.1.1.1's example value, as the spec writes it: accepted, its key identifier kept as raw bytes
+    /// (the 20 of a SHA-1 key id) for the document and for an SD-JWT VC query; other types refused by kind.
+    @Test func trustedAuthoritiesOfTypeAki() throws {
+        let example = try #require(Base64URL.decodeBytes("s9tIpPmhxdiuNkHMEWNpYim8S8Y"))
+        #expect(example.count == 20)
+        let text = #"{"credentials": [{"id": "mdl", "format": "mso_mdoc", "meta": {"doctype_value": "org.iso.18013.5.1.mDL"}, "trusted_authorities": [{"type": "aki", "values": ["s9tIpPmhxdiuNkHMEWNpYim8S8Y"]}], "claims": [{"path": ["org.iso.18013.5.1", "age_over_18"]}]}, {"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "trusted_authorities": [{"type": "aki", "values": ["s9tIpPmhxdiuNkHMEWNpYim8S8Y"]}]}]}"#
+        let query = try DCQLQuery(parsing: try JSONDecoder().decode(RawJSON.self, from: Data(text.utf8)))
+        #expect(query.credentials[0].document.issuerKeyIdentifiers == [example])
+        #expect(query.credentials[1].sdJwtVc?.trustedAuthorities == [example])
+        let other = #"{"credentials": [{"id": "a", "format": "mso_mdoc", "meta": {"doctype_value": "x"}, "trusted_authorities": [{"type": "openid_federation", "values": ["https://fed.example"]}], "claims": [{"path": ["n", "e"]}]}]}"#
+        let raw = try JSONDecoder().decode(RawJSON.self, from: Data(other.utf8))
+        do throws(DCQLQuery.Refusal) {
+            _ = try DCQLQuery(parsing: raw)
+            Issue.record("openid_federation accepted")
+        } catch {
+            #expect(error.kind == .trustedAuthorityNotSupported)
+        }
     }
 }

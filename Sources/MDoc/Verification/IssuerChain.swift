@@ -30,6 +30,9 @@ struct IssuerChain: Sendable {
     let profileFindings: [ProfileFinding]
     /// Why no path could be built or the x5chain could not be read.
     let failure: (code: VerificationErrorCode, detail: String)?
+    /// The AuthorityKeyIdentifier keyIdentifiers of the certificates the x5chain carries, in its order (what a
+    /// request's trusted authorities are matched against).
+    private(set) var presentedAuthorityKeyIdentifiers: [[UInt8]] = []
 
     init(x5chain: [ArraySlice<UInt8>], trust: TrustSnapshot, policy: IssuerChainPolicy = .iso18013) {
         guard !x5chain.isEmpty else {
@@ -65,6 +68,7 @@ struct IssuerChain: Sendable {
             let code: VerificationErrorCode = problem.kind == .untrusted ? .issuerCertificateUntrusted : .issuerCertificateInvalid
             self.init(documentSigner: leaf, path: [leaf], anchor: nil, failure: (code, problem.detail))
         }
+        presentedAuthorityKeyIdentifiers = certificates.compactMap(\.authorityKeyIdentifierBytes)
     }
 
     private init(documentSigner: Certificate?, path: [Certificate] = [], anchor: TrustAnchor? = nil,

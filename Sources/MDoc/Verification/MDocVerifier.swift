@@ -13,7 +13,7 @@ public struct MDocVerifier: Sendable {
     static let checks: [any DocumentCheck] = [
         CertificateChainCheck(), CertificateProfileCheck(), IssuerSignatureCheck(), DocTypeCheck(),
         ValueDigestsCheck(), MSOValidityCheck(), MSODeviceKeyCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
-        RequestedElementsCheck(),
+        RequestedElementsCheck(), TrustedAuthoritiesCheck(),
     ]
 
     public init(trust: TrustSnapshot) {

@@ -1,13 +1,16 @@
 import CBOR
 
 /// RequestedItems as session stores keep them:
-/// `[[docType, [[namespace, [[element, intentToRetain]…]]…]]…]`, order preserved.
+/// `[[docType, [[namespace, [[element, intentToRetain]…]]…], ?[issuerKeyIdentifier…]]…]`, order preserved; the third
+/// member only for a document that names trusted authorities.
 extension RequestedItems {
     public var storageForm: CBOR {
         .array(documents.map { document in
-            .array([.text(document.docType), .array(document.nameSpaces.map { entry in
+            var fields: [CBOR] = [.text(document.docType), .array(document.nameSpaces.map { entry in
                 .array([.text(entry.nameSpace), .array(entry.elements.map { .array([.text($0.identifier), .bool($0.intentToRetain)]) })])
-            })])
+            })]
+            if let identifiers = document.issuerKeyIdentifiers { fields.append(.array(identifiers.map { .bytes($0) })) }
+            return .array(fields)
         })
     }
 
@@ -16,8 +19,15 @@ extension RequestedItems {
         guard let documentItems = item.arrayValue else { return nil }
         var documents: [Document] = []
         for entry in documentItems {
-            guard let fields = entry.arrayValue, fields.count == 2, let docType = fields[0].textValue,
+            guard let fields = entry.arrayValue, fields.count == 2 || fields.count == 3, let docType = fields[0].textValue,
                   let nameSpaceItems = fields[1].arrayValue else { return nil }
+            var identifiers: [[UInt8]]?
+            if fields.count == 3 {
+                guard let items = fields[2].arrayValue else { return nil }
+                let bytes = items.compactMap(\.bytesValue).map { Array($0) }
+                guard bytes.count == items.count else { return nil }
+                identifiers = bytes
+            }
             var nameSpaces: [(nameSpace: String, elements: [Element])] = []
             for nameSpaceItem in nameSpaceItems {
                 guard let pair = nameSpaceItem.arrayValue, pair.count == 2, let nameSpace = pair[0].textValue,
@@ -30,7 +40,7 @@ extension RequestedItems {
                 }
                 nameSpaces.append((nameSpace, elements))
             }
-            documents.append(.init(docType: docType, nameSpaces: nameSpaces))
+            documents.append(.init(docType: docType, nameSpaces: nameSpaces, issuerKeyIdentifiers: identifiers))
         }
         self.init(documents: documents)
     }

@@ -22,11 +22,22 @@ public struct RequestedItems: Sendable, Equatable {
         public let nameSpaces: [(nameSpace: String, elements: [Element])]
         /// The zero-knowledge proof systems offered for this document (its ItemsRequest's `requestInfo.zkRequest`).
         public let zeroKnowledge: ZKRequest?
+        /// The authorities whose certificates the document's issuer chain must name (OpenID4VP `trusted_authorities`
+        /// of type `aki`, ISO 18013-5 `requestInfo.issuerIdentifiers`): AuthorityKeyIdentifier keyIdentifiers; nil for
+        /// none asked.
+        public let issuerKeyIdentifiers: [[UInt8]]?
 
-        public init(docType: String, nameSpaces: [(nameSpace: String, elements: [Element])], zeroKnowledge: ZKRequest? = nil) {
+        public init(docType: String, nameSpaces: [(nameSpace: String, elements: [Element])], zeroKnowledge: ZKRequest? = nil,
+                    issuerKeyIdentifiers: [[UInt8]]? = nil) {
             self.docType = docType
             self.nameSpaces = nameSpaces
             self.zeroKnowledge = zeroKnowledge
+            self.issuerKeyIdentifiers = issuerKeyIdentifiers
+        }
+
+        /// The same document asking for `identifiers` as its trusted authorities.
+        public func naming(issuerKeyIdentifiers identifiers: [[UInt8]]?) -> Document {
+            Document(docType: docType, nameSpaces: nameSpaces, zeroKnowledge: zeroKnowledge, issuerKeyIdentifiers: identifiers)
         }
 
         /// Every requested element, in request order.
@@ -37,7 +48,8 @@ public struct RequestedItems: Sendable, Equatable {
         }
 
         public static func == (lhs: Document, rhs: Document) -> Bool {
-            lhs.docType == rhs.docType && lhs.zeroKnowledge == rhs.zeroKnowledge && lhs.nameSpaces.count == rhs.nameSpaces.count
+            lhs.docType == rhs.docType && lhs.zeroKnowledge == rhs.zeroKnowledge && lhs.issuerKeyIdentifiers == rhs.issuerKeyIdentifiers
+                && lhs.nameSpaces.count == rhs.nameSpaces.count
                 && zip(lhs.nameSpaces, rhs.nameSpaces).allSatisfy { $0.nameSpace == $1.nameSpace && $0.elements == $1.elements }
         }
     }

@@ -11,6 +11,8 @@ public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
     case deviceKeyAuthorizations = "device.keyAuthorizations"
     case msoStatus = "mso.status"
     case requestElements = "request.elements"
+    /// The issuer chain names one of the authorities the request asked for (OpenID4VP `trusted_authorities`, `aki`).
+    case requestTrustedAuthorities = "request.trustedAuthorities"
     // Zero-knowledge documents (`zkDocuments`): these replace issuer.signature to device.keyAuthorizations, which a
     // proof covers without revealing what they read.
     case zkSystem = "zk.system"

@@ -43,6 +43,8 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     // request.elements
     /// The answer discloses an element (or a docType) the request did not ask for.
     case elementNotRequested = "ELEMENT_NOT_REQUESTED"
+    /// No certificate of the credential's issuer chain names an authority the request asked for (`trusted_authorities`).
+    case issuerNotTrustedAuthority = "ISSUER_NOT_TRUSTED_AUTHORITY"
     // Zero-knowledge documents
     /// zk.system: the document names a proof system this verifier does not accept (or ZK is not configured), or
     /// discloses another number of elements than the system proves.

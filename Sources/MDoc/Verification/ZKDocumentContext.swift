@@ -115,6 +115,8 @@ struct ZKDocumentContext: Sendable {
             CheckOutcome.notApplicable("a zero-knowledge proof hides the MSO and its status reference: revocation is not checked")
                 .result(for: .msoStatus),
             requestOutcome.result(for: .requestElements),
+            TrustedAuthoritiesCheck.outcome(docType: document.docType, presented: chain.presentedAuthorityKeyIdentifiers,
+                                            requested: requestedItems).result(for: .requestTrustedAuthorities),
         ]
         let verified = !checks.contains { $0.status == .failed }
         let claims = zip(document.elements, disclosed).map { element, reference in

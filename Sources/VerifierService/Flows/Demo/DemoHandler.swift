@@ -32,7 +32,7 @@ struct DemoHandler: Sendable {
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { request.body = Array("{}".utf8) }
         let body = try RequestDecoding.decode(DemoRequestBody.self, from: request)
         let origin = try DemoPageOrigin.of(request, web: webConfiguration, tls: tls)
-        return try await presentations.makeRequest(origin: origin.text, query: DCQLQuery(try RequestedDocument.items(body.documents, zeroKnowledge: presentations.verification.zeroKnowledge)),
+        return try await presentations.makeRequest(origin: origin.text, query: DCQLQuery(try RequestedDocument.items(body.documents, zeroKnowledge: presentations.verification.zeroKnowledge, naming: presentations.verification.anchorsToName)),
                                                    for: integrator)
     }
 

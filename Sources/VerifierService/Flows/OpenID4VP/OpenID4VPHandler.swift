@@ -26,7 +26,7 @@ struct OpenID4VPHandler: Sendable {
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         let oid4vp = try configured(oid4vp, "oid4vp")
         let body = try RequestDecoding.decode(OpenID4VPRequestBody.self, from: request)
-        let requested = try Self.query(documents: body.documents, dcql: body.dcql_query, zeroKnowledge: verification.zeroKnowledge)
+        let requested = try Self.query(documents: body.documents, dcql: body.dcql_query, verification: verification)
 
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
@@ -42,14 +42,20 @@ struct OpenID4VPHandler: Sendable {
     }
 
     /// The DCQL query: the caller's own (`dcql_query`, checked), or one made from `documents` (or the default).
-    static func query(documents: [RequestedDocument]?, dcql: RawJSON?, zeroKnowledge: ZkDocumentVerifier?) throws(ServiceProblem) -> DCQLQuery {
-        guard let raw = dcql else { return DCQLQuery(try RequestedDocument.items(documents, zeroKnowledge: zeroKnowledge)) }
+    static func query(documents: [RequestedDocument]?, dcql: RawJSON?, verification: ResponseVerification) throws(ServiceProblem) -> DCQLQuery {
+        let zeroKnowledge = verification.zeroKnowledge
+        guard let raw = dcql else {
+            return DCQLQuery(try RequestedDocument.items(documents, zeroKnowledge: zeroKnowledge, naming: verification.anchorsToName))
+        }
         guard documents == nil else { throw ServiceProblem.invalidRequest("give \"documents\" or \"dcql_query\", not both") }
         let query: DCQLQuery
         do {
             query = try DCQLQuery(parsing: raw, maximumCredentials: RequestLimits.maximumDocuments,
                                   maximumClaims: RequestLimits.maximumElementsPerDocument)
         } catch {
+            if error.kind == .trustedAuthorityNotSupported {
+                throw ServiceProblem(.badRequest, "TRUSTED_AUTHORITY_NOT_SUPPORTED", error.detail)
+            }
             throw ServiceProblem.invalidRequest(error.detail)
         }
         if !query.requested.documents.isEmpty, let problem = RequestLimits.problem(with: query.requested) {

@@ -26,7 +26,7 @@ struct PresentationHandler: Sendable {
     func createRequest(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
         try available()
         let body = try RequestDecoding.decode(PresentationRequestBody.self, from: request)
-        let query = try OpenID4VPHandler.query(documents: body.documents, dcql: body.dcql_query, zeroKnowledge: verification.zeroKnowledge)
+        let query = try OpenID4VPHandler.query(documents: body.documents, dcql: body.dcql_query, verification: verification)
         return try await makeRequest(origin: body.origin, query: query, for: integrator)
     }
 

@@ -39,7 +39,7 @@ struct ProximityHandler: Sendable {
         case (nil, let deviceRequest?):
             readerRequest = .deviceRequest(try RequestDecoding.base64(deviceRequest, field: "deviceRequest"))
         case (let documents, nil):
-            readerRequest = .items(try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge))
+            readerRequest = .items(try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge, naming: verification.anchorsToName))
         }
         var eReaderKey = P256.KeyAgreement.PrivateKey()
         if let hex = body.eReaderPrivateKey {

@@ -1,6 +1,9 @@
+import CertificationPath
 import MDoc
+import OpenID4VP
 import ReaderAuthentication
 import StrictJSON
+import TrustStore
 import ZKMdoc
 
 /// What a caller asks a holder for, in every flow that builds its own request (web, proximity, OpenID4VP):
@@ -26,7 +29,25 @@ struct RequestedDocument: KnownFields {
     /// The request's items (namespaces and elements sorted by name, as JSON objects have no order), or the
     /// default request, within ``RequestLimits`` (else 400 `INVALID_REQUEST`); a document that asks for `zk` gets
     /// the systems of `zeroKnowledge` that prove its elements (else 400 `ZK_NOT_AVAILABLE`).
-    static func items(_ documents: [RequestedDocument]?, zeroKnowledge: ZkDocumentVerifier? = nil) throws(ServiceProblem) -> RequestedItems {
+    /// With `naming` (`trust.requestTrustedAuthorities` `anchors`), each document names the subject key identifiers
+    /// of the snapshot's anchors that may vouch for its docType as its trusted authorities.
+    static func items(_ documents: [RequestedDocument]?, zeroKnowledge: ZkDocumentVerifier? = nil,
+                      naming anchors: TrustSnapshot? = nil) throws(ServiceProblem) -> RequestedItems {
+        let items = try plainItems(documents, zeroKnowledge: zeroKnowledge)
+        guard let anchors else { return items }
+        return RequestedItems(documents: items.documents.map { document in
+            var identifiers: [[UInt8]] = []
+            for anchor in anchors.anchors where anchor.metadata.authorizes(docType: document.docType) {
+                if let identifier = anchor.certificate.subjectKeyIdentifierBytes, !identifiers.contains(identifier),
+                   identifiers.count < DCQLQuery.maximumTrustedAuthorities {
+                    identifiers.append(identifier)
+                }
+            }
+            return document.naming(issuerKeyIdentifiers: identifiers.isEmpty ? nil : identifiers)
+        })
+    }
+
+    static func plainItems(_ documents: [RequestedDocument]?, zeroKnowledge: ZkDocumentVerifier?) throws(ServiceProblem) -> RequestedItems {
         guard let documents else { return RequestLimits.defaultRequest }
         var requested: [RequestedItems.Document] = []
         for (index, document) in documents.enumerated() {

@@ -27,6 +27,11 @@ struct ResponseVerification: Sendable {
     let keyBindingMaxAge: TimeInterval
     /// The accepted zero-knowledge systems and the proof pool; nil without a `zk` section.
     let zeroKnowledge: ZkDocumentVerifier?
+    /// `trust.requestTrustedAuthorities`: whether requests built from `documents` name the anchors in force.
+    let namesAnchors: Bool
+
+    /// The trust set whose anchors requests built now name as trusted authorities; nil when they name none.
+    var anchorsToName: TrustSnapshot? { namesAnchors ? trust.snapshot : nil }
 
     init(configuration: ServiceConfiguration, trust: LiveTrustSet, statusResolver: StatusResolver,
          now: @escaping @Sendable () -> Date, sdJwtVcIssuers: LiveTrustSet? = nil, outbound: OutboundFetcher,
@@ -34,6 +39,7 @@ struct ResponseVerification: Sendable {
     {
         self.trust = trust
         self.zeroKnowledge = zeroKnowledge
+        namesAnchors = configuration.trust.requestTrustedAuthorities == .anchors
         self.sdJwtVcIssuers = sdJwtVcIssuers
         // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
         var issuerKeys: JWTVCIssuerMetadataResolver?

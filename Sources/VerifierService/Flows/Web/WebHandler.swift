@@ -29,7 +29,7 @@ struct WebHandler: Sendable {
     func makeRequest(origin: SerializedOrigin, documents: [RequestedDocument]?, web: ServiceConfiguration.Web,
                      for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse
     {
-        let requested = try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge)
+        let requested = try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge, naming: verification.anchorsToName)
         let made: WebRequest
         do {
             made = try WebRequest(origin: origin, requested: requested, builder: requestBuilder)

@@ -33,6 +33,8 @@ struct OpenID4VPWalletInteropTests {
         "sdjwt-signed-jwt-a128gcm", "sdjwt-unsigned-jwt-a256gcm", "sdjwt-signed-plain", "sdjwt-cross-device", "sdjwt-and-mdoc",
         "sdjwt-unrequested-claim", "sdjwt-wrong-audience", "sdjwt-wrong-nonce", "sdjwt-no-kb", "sdjwt-tampered-disclosure",
         "sdjwt-untrusted-issuer", "sdjwt-vct-not-requested", "sdjwt-cross-device-dc-api-audience",
+        // DCQL trusted_authorities (aki) sent unchanged and held to the answer, for both formats.
+        "trusted-authorities",
     ]
 
     @Test func theWalletPassesEveryScenario() async throws {
