@@ -144,7 +144,8 @@ let package = Package(
         // OpenID4VP 1.0 for mdocs and SD-JWT VCs (Digital Credentials API and cross-device): request objects (signed with
         // the reader key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions, per-format verification. No HTTP.
         .target(name: "OpenID4VP", dependencies: [
-            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWTVC", "ZKMdoc", "Longfellow",
+            "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWT", "SDJWTVC", "ZKMdoc", "Longfellow",
+            "CertificationPath",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),

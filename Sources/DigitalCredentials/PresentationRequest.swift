@@ -30,8 +30,11 @@ public struct PresentationRequest: Sendable {
     /// `openID4VPOrigin` are given, unsigned when `openID4VPOrigin` is given (a document that requires a
     /// zero-knowledge proof is asked as `mso_mdoc_zk` there, `zkRequest` in Annex C). OpenID4VP answers are always encrypted
     /// (`dc_api.jwt`). Each protocol has its own nonce and keys.
+    /// `registrationCertificate` goes with the signed requests: in OpenID4VP's `verifier_info` and the Annex C
+    /// request's `requestInfo`.
     public init(query: DCQLQuery, preference: [DigitalCredentialProtocol], webOrigin: SerializedOrigin?,
-                openID4VPOrigin: String?, builder: DeviceRequestBuilder, signer: RequestObjectSigner?) throws(Failure)
+                openID4VPOrigin: String?, builder: DeviceRequestBuilder, signer: RequestObjectSigner?,
+                registrationCertificate: RegistrationCertificate? = nil) throws(Failure)
     {
         var offered: [DigitalCredentialProtocol] = []
         var requests: [JSON] = []
@@ -44,7 +47,7 @@ public struct PresentationRequest: Sendable {
                 guard let origin = webOrigin, let items = Self.annexCItems(query) else { continue }
                 let made: WebRequest
                 do {
-                    made = try WebRequest(origin: origin, requested: items, builder: builder)
+                    made = try WebRequest(origin: origin, requested: items, builder: builder.registering(registrationCertificate?.compact))
                 } catch {
                     throw Failure(reason: .signingFailed, detail: "the Annex C request could not be signed")
                 }
@@ -58,7 +61,8 @@ public struct PresentationRequest: Sendable {
                 if offer == .openID4VPSigned && key == nil { continue }
                 let made: OpenID4VPRequest
                 do {
-                    made = try OpenID4VPRequest(origin: origin, query: query, mode: .dcAPIJWT, signer: key)
+                    made = try OpenID4VPRequest(origin: origin, query: query, mode: .dcAPIJWT, signer: key,
+                                                verifierInfo: registrationCertificate.map { [$0.verifierInfo] } ?? [])
                 } catch {
                     throw Failure(reason: .signingFailed, detail: "the OpenID4VP request object could not be signed")
                 }

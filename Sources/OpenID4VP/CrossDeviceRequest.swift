@@ -1,5 +1,6 @@
 import Foundation
 import SessionStore
+import StrictJSON
 
 /// A cross-device request as it is opened (OpenID4VP 1.0 §5, `direct_post.jwt`, the request passed by reference):
 /// the request object served at its request URI (``CrossDeviceRequestObject``: fetched again, by GET or POST, while
@@ -16,12 +17,13 @@ public struct CrossDeviceRequest: Sendable {
     /// A request for the caller's `sessionId`; `responseURI` and `requestObjectURI` place the response id and the
     /// request object's id in this service's URLs; `endpoint` and `method` make the authorization request.
     public init(sessionId: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: RedirectURI?,
-                endpoint: WalletAuthorizationEndpoint = .openID4VP, method: RequestURIMethod = .get,
+                endpoint: WalletAuthorizationEndpoint = .openID4VP, method: RequestURIMethod = .get, verifierInfo: [JSON] = [],
                 responseURI: (_ responseId: String) -> String, requestObjectURI: (_ requestObjectId: String) -> String) throws {
         self.sessionId = sessionId
         requestObjectId = CrossDeviceIdentifiers.requestObjectId(responseId: CrossDeviceIdentifiers.responseId(sessionId: sessionId))
         request = try OpenID4VPRequest(responseURI: responseURI(CrossDeviceIdentifiers.responseId(sessionId: sessionId)),
-                                       query: query, signer: signer, redirectURI: redirectURI?.text, callerSessionId: sessionId)
+                                       query: query, signer: signer, redirectURI: redirectURI?.text, callerSessionId: sessionId,
+                                       verifierInfo: verifierInfo)
         authorizationRequest = endpoint.uri(clientId: signer.clientId, requestURI: requestObjectURI(requestObjectId), method: method)
     }
 

@@ -18,8 +18,9 @@ public struct OpenID4VPRequest: Sendable {
     /// The signed request object, when signed.
     public let signedRequest: String?
 
-    /// A request over the Digital Credentials API for `origin`; signed with `signer` when given.
-    public init(origin: String, query: DCQLQuery, mode: ResponseMode, signer: RequestObjectSigner?) throws {
+    /// A request over the Digital Credentials API for `origin`; signed with `signer` when given, then carrying
+    /// `verifierInfo` (attestations about the verifier, such as its registration certificate) when there is any.
+    public init(origin: String, query: DCQLQuery, mode: ResponseMode, signer: RequestObjectSigner?, verifierInfo: [JSON] = []) throws {
         precondition(mode != .directPostJWT, "dc_api or dc_api.jwt")
         let session = OpenID4VPSession(flow: .digitalCredentialsAPI, origin: origin, nonce: Self.freshNonce(), mode: mode,
                                        key: mode.encrypted ? ResponseEncryptionKey(kid: Self.freshKeyID()) : nil,
@@ -28,6 +29,7 @@ public struct OpenID4VPRequest: Sendable {
         if let signer {
             members.insert(("client_id", .string(signer.clientId)), at: 0)
             members.append(("expected_origins", .array([.string(origin)])))
+            if !verifierInfo.isEmpty { members.append(("verifier_info", .array(verifierInfo))) }
         }
         let parameters = JSON.object(members)
         self.session = session
@@ -38,7 +40,7 @@ public struct OpenID4VPRequest: Sendable {
     /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
     /// `callerSessionId` is kept in the session (never sent) so that a pushed result names the caller's session.
     public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: String? = nil,
-                callerSessionId: String? = nil) throws {
+                callerSessionId: String? = nil, verifierInfo: [JSON] = []) throws {
         let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
                                        key: ResponseEncryptionKey(kid: Self.freshKeyID()), query: query,
                                        clientId: signer.clientId, responseURI: responseURI, redirectURI: redirectURI,
@@ -47,6 +49,7 @@ public struct OpenID4VPRequest: Sendable {
         members.insert(("client_id", .string(signer.clientId)), at: 0)
         members.append(("response_uri", .string(responseURI)))
         members.append(("aud", .string("https://self-issued.me/v2")))
+        if !verifierInfo.isEmpty { members.append(("verifier_info", .array(verifierInfo))) }
         self.session = session
         parameters = .object(members)
         signedRequest = try signer.sign(parameters)

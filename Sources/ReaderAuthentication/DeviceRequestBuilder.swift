@@ -10,17 +10,28 @@ import ZKMdoc
 public struct DeviceRequestBuilder: Sendable {
     public let readerAuth: ReaderAuthenticationKey?
     public let mode: ReaderAuthMode
+    /// The relying party's registration certificate (ETSI TS 119 475, the compact JWT), put into each ItemsRequest's
+    /// `requestInfo` as `euWrprc`, where ETSI TS 119 472-2 places it for ISO requests; nil for none.
+    public let registrationCertificate: String?
 
-    public init(readerAuth: ReaderAuthenticationKey?, mode: ReaderAuthMode) {
+    public init(readerAuth: ReaderAuthenticationKey?, mode: ReaderAuthMode, registrationCertificate: String? = nil) {
         self.readerAuth = readerAuth
         self.mode = mode
+        self.registrationCertificate = registrationCertificate
+    }
+
+    /// The same builder carrying `certificate` in its requests.
+    public func registering(_ certificate: String?) -> DeviceRequestBuilder {
+        DeviceRequestBuilder(readerAuth: readerAuth, mode: mode, registrationCertificate: certificate)
     }
 
     /// The DeviceRequest bytes for `requested`, bound to the SessionTranscript (its CBOR bytes, not tag-24 wrapped)
     /// by the reader signatures.
     public func build(_ requested: RequestedItems, sessionTranscript: [UInt8]) throws -> [UInt8] {
         let encoder = CBOREncoder(mode: .deterministic)
-        let itemsRequests: [CBOR] = requested.documents.map { Self.itemsRequestBytes($0, encoder: encoder) }
+        let itemsRequests: [CBOR] = requested.documents.map {
+            Self.itemsRequestBytes($0, registrationCertificate: registrationCertificate, encoder: encoder)
+        }
         // readerAuthAll (with its deviceRequestInfo) makes this a second-edition request, version 1.1.
         let signsAll = mode.all ? readerAuth : nil
         var docRequests: [CBOR] = []
@@ -51,7 +62,7 @@ public struct DeviceRequestBuilder: Sendable {
     /// ? "requestInfo": {? "issuerIdentifiers": [+ bstr], ? "zkRequest": ZkRequest}})` (ISO 18013-5 second
     /// edition DocRequestInfo: the issuer identifiers are AuthorityKeyIdentifier keyIdentifiers, what OpenID4VP's
     /// `aki` trusted authorities carry as base64url).
-    static func itemsRequestBytes(_ document: RequestedItems.Document, encoder: CBOREncoder) -> CBOR {
+    static func itemsRequestBytes(_ document: RequestedItems.Document, registrationCertificate: String? = nil, encoder: CBOREncoder) -> CBOR {
         let nameSpaces: [CBOR.Pair] = document.nameSpaces.map { entry in
             .init(.text(entry.nameSpace), .map(entry.elements.map { .init(.text($0.identifier), .bool($0.intentToRetain)) }))
         }
@@ -61,6 +72,7 @@ public struct DeviceRequestBuilder: Sendable {
             info.append(.init("issuerIdentifiers", .array(identifiers.map { .bytes($0) })))
         }
         if let zk = document.zeroKnowledge { info.append(.init("zkRequest", zk.cbor)) }
+        if let registrationCertificate { info.append(.init("euWrprc", .text(registrationCertificate))) }
         if !info.isEmpty { fields.append(.init("requestInfo", .map(info))) }
         let itemsRequest: CBOR = .map(fields)
         return .tagged(CBORTag.encodedCBOR, .bytes(encoder.encode(itemsRequest)))

@@ -20,6 +20,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case readerTokens = "verifierd_reader_tokens_total"
     case tlsCertificateExpiry = "verifierd_tls_certificate_expiry_days"
     case tlsReloadFailures = "verifierd_tls_reload_failures_total"
+    case registrationCertificateExpiry = "verifierd_registration_certificate_expiry_seconds"
     case trustAnchors = "verifierd_trust_anchors"
     case trustAnchorSoonestExpiry = "verifierd_trust_anchor_soonest_expiry_seconds"
     case trustDirectoryLoads = "verifierd_trust_directory_loads"
@@ -50,7 +51,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
             "counter"
         case .httpRequestDuration, .verificationDuration, .webhookDeliveryLatency:
             "histogram"
-        case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .sessionBytes, .tlsCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
+        case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .sessionBytes, .tlsCertificateExpiry, .registrationCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
              .vicalAge, .vicalNextUpdateMargin, .processResidentMemory, .processVirtualMemory, .processOpenFDs,
              .processMaxFDs, .processStartTime, .webhookOutboxPending, .webhookOutboxOldestAge:
             "gauge"
@@ -87,6 +88,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .webhookDeliveryLatency: "Time from a wallet's answer to its webhook's acknowledged delivery, retries included."
         case .webhookOutboxPending: "Webhook messages waiting in the outbox (all replicas with the database)."
         case .webhookOutboxOldestAge: "Age of the oldest webhook message waiting in the outbox; 0 when none waits."
+        case .registrationCertificateExpiry: "Seconds until each integrator's registration certificate expires (negative: expired), by integrator."
         case .processCPUSeconds: "User and system CPU time spent by the process, in seconds."
         case .processResidentMemory: "Resident memory size of the process, in bytes."
         case .processVirtualMemory: "Virtual memory size of the process, in bytes."

@@ -127,6 +127,12 @@ public final class ServiceMetrics: Sendable {
         gauge(.tlsCertificateExpiry).set(to: notAfter.timeIntervalSince(now) / 86_400)
     }
 
+    /// Seconds until an integrator's registration certificate expires (computed at each scrape); none for one
+    /// without an expiry.
+    public func registrationCertificate(integrator: String, notAfter: Date, now: Date) {
+        gauge(.registrationCertificateExpiry, [("integrator", integrator)]).set(to: notAfter.timeIntervalSince(now))
+    }
+
     /// A TLS reload that was refused (the certificate in force stayed).
     public func tlsReloadFailed() {
         counter(.tlsReloadFailures).increment()

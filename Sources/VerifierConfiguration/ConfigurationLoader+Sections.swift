@@ -214,6 +214,30 @@ extension ConfigurationLoader.Values {
         return ServiceConfiguration.Demo(integrator: name)
     }
 
+    /// `registration`: the registrar anchors (at least one PEM file) and, per configured integrator, its registration
+    /// certificate file; the files themselves are read and checked when the service starts.
+    func registration(integrators: ServiceConfiguration.Integrators) throws(ConfigurationError) -> ServiceConfiguration.Registration? {
+        guard sectionPresent("registration") else { return nil }
+        let anchors = try stringList("registration", "registrarAnchors") ?? []
+        guard !anchors.isEmpty else {
+            throw ConfigurationError(key: "registration.registrarAnchors", "names no registrar anchor (PEM files of the registrars' CAs)")
+        }
+        guard case .file(.object(let entries))? = raw("registration", "certificates"), !entries.isEmpty else {
+            throw ConfigurationError(key: "registration.certificates", "must be an object of integrator name -> registration certificate file")
+        }
+        var certificates: [String: URL] = [:]
+        for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+            guard integrators.tokens[name] != nil else {
+                throw ConfigurationError(key: "registration.certificates.\(name)", "names no configured integrator")
+            }
+            guard case .string(let file) = value else {
+                throw ConfigurationError(key: "registration.certificates.\(name)", "must be the path of the certificate file")
+            }
+            certificates[name] = path(file)
+        }
+        return ServiceConfiguration.Registration(registrarAnchors: anchors.map(path), certificates: certificates)
+    }
+
     /// `presentations`: the protocols one multi-protocol request offers, in order, and its sessions' lifetime. A listed
     /// protocol must be one the configuration can make: `org-iso-mdoc` needs `web`, the OpenID4VP ones `oid4vp`, the
     /// signed one `readerAuth` too.

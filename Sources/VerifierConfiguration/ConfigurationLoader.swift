@@ -50,6 +50,7 @@ public enum ConfigurationLoader {
         "demo": ["enabled", "integrator"],
         "presentations": ["protocols", "sessionTTLSeconds"],
         "zk": ["systems", "missingCircuits", "maxConcurrent", "maxQueued", "maxPerIntegrator", "maxBodyBytes", "maxAgeSeconds"],
+        "registration": ["registrarAnchors", "certificates"],
         "webhooks": ["endpoints", "outboxDirectory", "outboxKeyFile", "maxAttempts", "maxAgeSeconds", "retryBaseMilliseconds",
                      "retryMaxSeconds", "leaseSeconds", "pollMilliseconds", "maxPending", "timeoutSeconds"],
     ]
@@ -536,6 +537,7 @@ public enum ConfigurationLoader {
                     metadataCacheSeconds: try int("sdJwtVc", "metadataCacheSeconds", default: 300, range: 10...86_400))
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
+            configuration.registration = try registration(integrators: configuration.integrators)
             configuration.presentations = try presentations(web: configuration.web != nil, oid4vp: configuration.oid4vp != nil,
                                                             readerAuth: configuration.readerAuth != nil)
             configuration.zeroKnowledge = try zeroKnowledge(maxBodyBytes: configuration.server.maxBodyBytes)

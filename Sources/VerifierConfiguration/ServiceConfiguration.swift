@@ -220,6 +220,20 @@ public struct ServiceConfiguration: Sendable {
         }
     }
 
+    /// `registration`: relying-party registration certificates (ETSI TS 119 475), per integrator, and the registrar
+    /// anchors they must chain to.
+    public struct Registration: Sendable {
+        /// PEM files of the certificates a registration certificate's provider must chain to.
+        public var registrarAnchors: [URL]
+        /// The registration certificate file (the compact JWT) of each integrator that has one.
+        public var certificates: [String: URL]
+
+        public init(registrarAnchors: [URL], certificates: [String: URL]) {
+            self.registrarAnchors = registrarAnchors
+            self.certificates = certificates
+        }
+    }
+
     /// `sdJwtVc`: SD-JWT VC (`dc+sd-jwt`) verification. Its issuers are not IACAs: they have their own trust set, a
     /// directory kept like the IACA directory (files, a manifest scoping anchors, atomic versions, change history),
     /// with anchors scoped by `vct` the way IACAs are scoped by docType.
@@ -409,6 +423,7 @@ public struct ServiceConfiguration: Sendable {
     public var readerTokens: ReaderTokens?
     public var admin = Admin()
     public var integrators = Integrators()
+    public var registration: Registration?
     public var presentations = Presentations()
     /// Zero-knowledge documents; nil (every ZK document fails `zk.system`) unless the section is present.
     public var zeroKnowledge: ZeroKnowledge?

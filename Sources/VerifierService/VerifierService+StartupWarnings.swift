@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 extension VerifierService {
@@ -10,6 +11,13 @@ extension VerifierService {
         }
         if configuration.proximity?.allowInjectedReaderKey == true {
             warnings.append("proximity.allowInjectedReaderKey is on: callers may choose the reader key; never in production")
+        }
+        let window = TimeInterval(configuration.trust.expiringWindowDays) * 86_400
+        for (integrator, certificate) in (registrations?.all ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let expires = certificate.expiresAt, expires.timeIntervalSince(now()) < window {
+                warnings.append("the registration certificate of integrator \(integrator) expires at \(RFC3339Timestamp.string(expires)), "
+                                + "within \(configuration.trust.expiringWindowDays) days: renew it with its registrar")
+            }
         }
         if iacaTrust.snapshot.anchors.isEmpty {
             warnings.append("no trusted IACA is loaded: every verification fails until one is added")

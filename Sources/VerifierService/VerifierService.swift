@@ -53,6 +53,8 @@ public final class VerifierService: Sendable {
     let oid4vp: OpenID4VPHandler
     let crossDeviceWallet: CrossDeviceWalletHandler
     let crossDeviceResults: CrossDeviceResultHandler
+    /// The integrators' registration certificates (`registration`), reloaded on SIGHUP.
+    let registrations: RegistrationCertificates?
     let presentations: PresentationHandler
     /// Results pushed to integrators (`webhooks`); its delivery loop is ``runWebhookDeliveries()``.
     let webhooks: IntegratorWebhooks?
@@ -149,6 +151,10 @@ public final class VerifierService: Sendable {
         let admission = SessionAdmission(configuration: configuration, integratorCount: integratorAuthentication.integratorCount)
 
         let sessions = SessionGate(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
+        let registrations = try configuration.registration.map { (section) throws(ConfigurationError) in
+            try RegistrationCertificates(section, now: now())
+        }
+        self.registrations = registrations
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
         sdJwtVcIssuerTrust = store.sdJwtVcIssuers
         zkSystems = material.zkSystems
@@ -172,7 +178,7 @@ public final class VerifierService: Sendable {
                              metrics: metrics,
                              nonces: AppleNonces(sessions: sessions, lifetime: TimeInterval(configuration.apple?.nonceTTLSeconds ?? 0)),
                              verification: verification, clock: clock)
-        web = WebHandler(web: configuration.web, requestBuilder: requestBuilder, sessions: sessions,
+        web = WebHandler(registrations: registrations, web: configuration.web, requestBuilder: requestBuilder, sessions: sessions,
                          verification: verification, clock: clock)
         proximity = ProximityHandler(proximity: configuration.proximity, requestBuilder: requestBuilder, sessions: sessions,
                                      verification: verification, clock: clock)
@@ -185,7 +191,7 @@ public final class VerifierService: Sendable {
             webhooks = nil
         }
         let waiters = ResultWaiters()
-        oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: material.requestObjectSigner,
+        oid4vp = OpenID4VPHandler(oid4vp: configuration.oid4vp, signer: material.requestObjectSigner, registrations: registrations,
                                   sessions: sessions, verification: verification, clock: clock)
         crossDeviceResults = CrossDeviceResultHandler(oid4vp: configuration.oid4vp, sessions: sessions, waiters: waiters,
                                                       sharedStore: store.database != nil)
@@ -195,7 +201,7 @@ public final class VerifierService: Sendable {
         readerTokens = ReaderTokenHandler(readerTokens: readerTokenService, metrics: metrics, now: now)
         presentations = PresentationHandler(presentations: configuration.presentations, web: configuration.web,
                                             oid4vp: configuration.oid4vp, requestBuilder: requestBuilder,
-                                            signer: material.requestObjectSigner, sessions: sessions,
+                                            signer: material.requestObjectSigner, registrations: registrations, sessions: sessions,
                                             verification: verification, clock: clock)
         if let section = configuration.demo, let webConfiguration = configuration.web {
             demo = DemoHandler(integrator: Integrator(name: section.integrator), presentations: presentations,
@@ -214,7 +220,8 @@ public final class VerifierService: Sendable {
         tlsAdmin = TLSAdminHandler(identity: tlsIdentity, logger: logger, metrics: metrics)
         health = HealthHandler(trust: store.trust, store: store, appleConfigured: configuration.apple != nil,
                                merchantKeyCount: merchantKeys.count, scheduledSources: configuration.trust.vicalSources.map(\.name),
-                               refresher: vicalRefresher, tlsIdentity: tlsIdentity, metrics: metrics, now: now)
+                               refresher: vicalRefresher, tlsIdentity: tlsIdentity, registrations: registrations,
+                               metrics: metrics, now: now)
     }
 
     /// Delivers the outbox's webhooks until cancelled (nothing without a `webhooks` section).
@@ -331,6 +338,22 @@ public final class VerifierService: Sendable {
             return true
         } catch {
             logger.error("merchant encryption keys not reloaded; the keys in force stay", metadata: [
+                "actor": "\(actor)", "reason": "\(error.key): \(error.reason)"])
+            return false
+        }
+    }
+
+    /// Re-reads the registration certificates (SIGHUP): a file that does not load keeps the certificates in force.
+    @discardableResult
+    public func reloadRegistrationCertificates(actor: String) -> Bool {
+        guard let registrations else { return false }
+        do throws(ConfigurationError) {
+            try registrations.reload(now: now())
+            logger.notice("registration certificates reloaded", metadata: [
+                "actor": "\(actor)", "integrators": .array(registrations.all.keys.sorted().map { .string($0) })])
+            return true
+        } catch {
+            logger.error("registration certificates not reloaded; those in force stay", metadata: [
                 "actor": "\(actor)", "reason": "\(error.key): \(error.reason)"])
             return false
         }

@@ -79,6 +79,7 @@ struct Serve: AsyncParsableCommand {
             if service.iacaTrust.shared != nil { Task { _ = try? await service.iacaTrust.reload(actor: "SIGHUP") } }
             service.reloadTLS(actor: "SIGHUP")
             service.reloadMerchantKeys(actor: "SIGHUP")
+            service.reloadRegistrationCertificates(actor: "SIGHUP")
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
         let refresh = Task { await service.vicalRefresher.run() }

@@ -17,6 +17,8 @@ struct HealthHandler: Sendable {
     let scheduledSources: [String]
     let refresher: VICALRefresher
     let tlsIdentity: TLSServerIdentity?
+    /// The registration certificates whose expiry is shown at each scrape.
+    let registrations: RegistrationCertificates?
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
 
@@ -92,6 +94,9 @@ struct HealthHandler: Sendable {
                                  nextUpdateMarginSeconds: list.nextUpdate.map { $0.timeIntervalSince(time) })
         }
         if let context = tlsIdentity?.context { metrics.tlsCertificate(notAfter: context.certificateNotAfter, now: time) }
+        for (integrator, certificate) in registrations?.all ?? [:] {
+            if let expires = certificate.expiresAt { metrics.registrationCertificate(integrator: integrator, notAfter: expires, now: time) }
+        }
         if let memory = store.sessions as? InMemorySessionStore, let bytes = memory.statistics(now: time).liveBytes {
             metrics.sessionBytes(bytes)
         }

@@ -19,6 +19,8 @@ struct OpenID4VPHandler: Sendable {
 
     let oid4vp: ServiceConfiguration.OpenID4VP?
     let signer: RequestObjectSigner?
+    /// The integrators' registration certificates, carried in their signed requests (nil without `registration`).
+    let registrations: RegistrationCertificates?
     let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
@@ -87,9 +89,11 @@ struct OpenID4VPHandler: Sendable {
         if body.signed ?? true {
             signer = try configured(self.signer, "readerAuth")
         }
+        let registration = signer == nil ? nil : try registrations?.certificate(for: integrator, query: requested, now: verification.now())
         let made: OpenID4VPRequest
         do {
-            made = try OpenID4VPRequest(origin: origin, query: requested, mode: mode, signer: signer)
+            made = try OpenID4VPRequest(origin: origin, query: requested, mode: mode, signer: signer,
+                                        verifierInfo: registration.map { [$0.verifierInfo] } ?? [])
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
@@ -133,12 +137,14 @@ struct OpenID4VPHandler: Sendable {
             }
             method = chosen
         }
+        let registration = try registrations?.certificate(for: integrator, query: requested, now: verification.now())
         var authorizationRequest = ""
         let opened = try await sessions.open(lifetime: TimeInterval(oid4vp.sessionTTLSeconds), for: integrator) { opening throws(ServiceProblem) in
             let made: CrossDeviceRequest
             do {
                 made = try CrossDeviceRequest(sessionId: opening.id, query: requested, signer: signer, redirectURI: redirectURI,
                                               endpoint: oid4vp.walletAuthorizationEndpoint, method: method,
+                                              verifierInfo: registration.map { [$0.verifierInfo] } ?? [],
                                               responseURI: { "\(base)/v1/oid4vp/responses/\($0)" },
                                               requestObjectURI: { "\(base)/v1/oid4vp/request-objects/\($0)" })
             } catch {

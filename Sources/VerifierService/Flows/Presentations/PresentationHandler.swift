@@ -16,6 +16,8 @@ struct PresentationHandler: Sendable {
     let oid4vp: ServiceConfiguration.OpenID4VP?
     let requestBuilder: DeviceRequestBuilder
     let signer: RequestObjectSigner?
+    /// The integrators' registration certificates, carried in their signed requests (nil without `registration`).
+    let registrations: RegistrationCertificates?
     let sessions: SessionGate
     let verification: ResponseVerification
     let clock: RequestClock
@@ -42,10 +44,12 @@ struct PresentationHandler: Sendable {
         if query.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
+        let registration = try registrations?.certificate(for: integrator, query: query, now: verification.now())
         let made: PresentationRequest
         do throws(PresentationRequest.Failure) {
             made = try PresentationRequest(query: query, preference: presentations.protocols, webOrigin: webOrigin,
-                                           openID4VPOrigin: openID4VPOrigin, builder: requestBuilder, signer: signer)
+                                           openID4VPOrigin: openID4VPOrigin, builder: requestBuilder, signer: signer,
+                                           registrationCertificate: registration)
         } catch {
             switch error.reason {
             case .nothingToOffer: throw ServiceProblem(.badRequest, "NO_PROTOCOL_AVAILABLE", error.detail)

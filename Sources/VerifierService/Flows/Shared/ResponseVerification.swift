@@ -29,6 +29,8 @@ struct ResponseVerification: Sendable {
     let zeroKnowledge: ZkDocumentVerifier?
     /// `trust.requestTrustedAuthorities`: whether requests built from `documents` name the anchors in force.
     let namesAnchors: Bool
+    /// The service clock.
+    let now: @Sendable () -> Date
 
     /// The trust set whose anchors requests built now name as trusted authorities; nil when they name none.
     var anchorsToName: TrustSnapshot? { namesAnchors ? trust.snapshot : nil }
@@ -40,6 +42,7 @@ struct ResponseVerification: Sendable {
         self.trust = trust
         self.zeroKnowledge = zeroKnowledge
         namesAnchors = configuration.trust.requestTrustedAuthorities == .anchors
+        self.now = now
         self.sdJwtVcIssuers = sdJwtVcIssuers
         // Issuers listed for JWT VC Issuer Metadata, their keys fetched through the one outbound fetcher.
         var issuerKeys: JWTVCIssuerMetadataResolver?

@@ -3,6 +3,7 @@ import Encodings
 import Foundation
 import HTTPServer
 import MDoc
+import OpenID4VP
 import ReaderAuthentication
 import ReportEncoding
 import SessionStore
@@ -11,6 +12,8 @@ import WebPresentment
 
 /// ISO 18013-7 Annex C over the Digital Credentials API: `POST /v1/web/requests` and `POST /v1/web/verify`.
 struct WebHandler: Sendable {
+    /// The integrators' registration certificates, carried in their requests (nil without `registration`).
+    let registrations: RegistrationCertificates?
     let web: ServiceConfiguration.Web?
     let requestBuilder: DeviceRequestBuilder
     let sessions: SessionGate
@@ -30,9 +33,10 @@ struct WebHandler: Sendable {
                      for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse
     {
         let requested = try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge, naming: verification.anchorsToName)
+        let registration = try registrations?.certificate(for: integrator, query: DCQLQuery(requested), now: verification.now())
         let made: WebRequest
         do {
-            made = try WebRequest(origin: origin, requested: requested, builder: requestBuilder)
+            made = try WebRequest(origin: origin, requested: requested, builder: requestBuilder.registering(registration?.compact))
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request could not be signed")
         }
