@@ -32,9 +32,10 @@ public struct PresentationRequest: Sendable {
     /// (`dc_api.jwt`). Each protocol has its own nonce and keys.
     /// `registrationCertificate` goes with the signed requests: in OpenID4VP's `verifier_info` and the Annex C
     /// request's `requestInfo`.
+    /// `transactionData` goes with the OpenID4VP requests only: with it, Annex C (which cannot carry it) is not offered.
     public init(query: DCQLQuery, preference: [DigitalCredentialProtocol], webOrigin: SerializedOrigin?,
                 openID4VPOrigin: String?, builder: DeviceRequestBuilder, signer: RequestObjectSigner?,
-                registrationCertificate: RegistrationCertificate? = nil) throws(Failure)
+                registrationCertificate: RegistrationCertificate? = nil, transactionData: TransactionData? = nil) throws(Failure)
     {
         var offered: [DigitalCredentialProtocol] = []
         var requests: [JSON] = []
@@ -44,7 +45,7 @@ public struct PresentationRequest: Sendable {
         for offer in preference where !offered.contains(offer) {
             switch offer {
             case .isoMdoc:
-                guard let origin = webOrigin, let items = Self.annexCItems(query) else { continue }
+                guard transactionData == nil, let origin = webOrigin, let items = Self.annexCItems(query) else { continue }
                 let made: WebRequest
                 do {
                     made = try WebRequest(origin: origin, requested: items, builder: builder.registering(registrationCertificate?.compact))
@@ -62,7 +63,8 @@ public struct PresentationRequest: Sendable {
                 let made: OpenID4VPRequest
                 do {
                     made = try OpenID4VPRequest(origin: origin, query: query, mode: .dcAPIJWT, signer: key,
-                                                verifierInfo: registrationCertificate.map { [$0.verifierInfo] } ?? [])
+                                                verifierInfo: registrationCertificate.map { [$0.verifierInfo] } ?? [],
+                                                transactionData: transactionData)
                 } catch {
                     throw Failure(reason: .signingFailed, detail: "the OpenID4VP request object could not be signed")
                 }
@@ -74,7 +76,7 @@ public struct PresentationRequest: Sendable {
         guard let session = PresentationSession(offered: offered, web: web, signed: signed, unsigned: unsigned) else {
             throw Failure(reason: .nothingToOffer, detail: "no protocol can carry this request for this origin: "
                               + "Annex C needs an origin in web.allowedOrigins and only mso_mdoc credentials without "
-                              + "credential_sets; OpenID4VP an origin in oid4vp.allowedOrigins (and readerAuth to sign)")
+                              + "credential_sets or transaction data; OpenID4VP an origin in oid4vp.allowedOrigins (and readerAuth to sign)")
         }
         self.session = session
         digital = .object([("requests", .array(requests))])

@@ -18,12 +18,13 @@ public struct CrossDeviceRequest: Sendable {
     /// request object's id in this service's URLs; `endpoint` and `method` make the authorization request.
     public init(sessionId: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: RedirectURI?,
                 endpoint: WalletAuthorizationEndpoint = .openID4VP, method: RequestURIMethod = .get, verifierInfo: [JSON] = [],
+                transactionData: TransactionData? = nil,
                 responseURI: (_ responseId: String) -> String, requestObjectURI: (_ requestObjectId: String) -> String) throws {
         self.sessionId = sessionId
         requestObjectId = CrossDeviceIdentifiers.requestObjectId(responseId: CrossDeviceIdentifiers.responseId(sessionId: sessionId))
         request = try OpenID4VPRequest(responseURI: responseURI(CrossDeviceIdentifiers.responseId(sessionId: sessionId)),
                                        query: query, signer: signer, redirectURI: redirectURI?.text, callerSessionId: sessionId,
-                                       verifierInfo: verifierInfo)
+                                       verifierInfo: verifierInfo, transactionData: transactionData)
         authorizationRequest = endpoint.uri(clientId: signer.clientId, requestURI: requestObjectURI(requestObjectId), method: method)
     }
 

@@ -20,11 +20,14 @@ public struct OpenID4VPRequest: Sendable {
 
     /// A request over the Digital Credentials API for `origin`; signed with `signer` when given, then carrying
     /// `verifierInfo` (attestations about the verifier, such as its registration certificate) when there is any.
-    public init(origin: String, query: DCQLQuery, mode: ResponseMode, signer: RequestObjectSigner?, verifierInfo: [JSON] = []) throws {
+    /// `transactionData`, when given, is sent as `transaction_data` (and only then: a request without it has no such
+    /// member).
+    public init(origin: String, query: DCQLQuery, mode: ResponseMode, signer: RequestObjectSigner?, verifierInfo: [JSON] = [],
+                transactionData: TransactionData? = nil) throws {
         precondition(mode != .directPostJWT, "dc_api or dc_api.jwt")
         let session = OpenID4VPSession(flow: .digitalCredentialsAPI, origin: origin, nonce: Self.freshNonce(), mode: mode,
                                        key: mode.encrypted ? ResponseEncryptionKey(kid: Self.freshKeyID()) : nil,
-                                       query: query, clientId: signer?.clientId, responseURI: nil)
+                                       query: query, clientId: signer?.clientId, responseURI: nil, transactionData: transactionData)
         var members = Self.commonParameters(session)
         if let signer {
             members.insert(("client_id", .string(signer.clientId)), at: 0)
@@ -40,11 +43,11 @@ public struct OpenID4VPRequest: Sendable {
     /// A cross-device request (`direct_post.jwt` to `responseURI`), always signed.
     /// `callerSessionId` is kept in the session (never sent) so that a pushed result names the caller's session.
     public init(responseURI: String, query: DCQLQuery, signer: RequestObjectSigner, redirectURI: String? = nil,
-                callerSessionId: String? = nil, verifierInfo: [JSON] = []) throws {
+                callerSessionId: String? = nil, verifierInfo: [JSON] = [], transactionData: TransactionData? = nil) throws {
         let session = OpenID4VPSession(flow: .crossDevice, origin: nil, nonce: Self.freshNonce(), mode: .directPostJWT,
                                        key: ResponseEncryptionKey(kid: Self.freshKeyID()), query: query,
                                        clientId: signer.clientId, responseURI: responseURI, redirectURI: redirectURI,
-                                       callerSessionId: callerSessionId)
+                                       callerSessionId: callerSessionId, transactionData: transactionData)
         var members = Self.commonParameters(session)
         members.insert(("client_id", .string(signer.clientId)), at: 0)
         members.append(("response_uri", .string(responseURI)))
@@ -83,13 +86,17 @@ public struct OpenID4VPRequest: Sendable {
             formats.append(("dc+sd-jwt", .object([("sd-jwt_alg_values", es256), ("kb-jwt_alg_values", es256)])))
         }
         metadata.append(("vp_formats_supported", .object(formats)))
-        return [
+        var parameters: [(String, JSON)] = [
             ("response_type", .string("vp_token")),
             ("response_mode", .string(session.mode.rawValue)),
             ("nonce", .string(session.nonce)),
             ("dcql_query", session.query.json),
-            ("client_metadata", .object(metadata)),
         ]
+        if let transactionData = session.transactionData {
+            parameters.append(("transaction_data", .array(transactionData.strings.map { .string($0) })))
+        }
+        parameters.append(("client_metadata", .object(metadata)))
+        return parameters
     }
 
     /// 32 random bytes, base64url: 256 bits where the specification asks for at least 128.

@@ -34,6 +34,8 @@ public struct OpenID4VPSession: Sendable {
     public let redirectURI: String?
     /// Cross-device: the caller's session id (never sent to the wallet), so that a pushed result can name it.
     public let callerSessionId: String?
+    /// The `transaction_data` the request carried (nil when none): the exact strings, which the answer must approve.
+    public let transactionData: TransactionData?
 
     /// Every document the query asks for.
     public var requested: RequestedItems { query.requested }
@@ -51,8 +53,9 @@ public struct OpenID4VPSession: Sendable {
 
     public init(flow: Flow, origin: String?, nonce: String, mode: ResponseMode, key: ResponseEncryptionKey?,
                 query: DCQLQuery, clientId: String?, responseURI: String?, jwkThumbprint: [UInt8]? = nil,
-                redirectURI: String? = nil, callerSessionId: String? = nil)
+                redirectURI: String? = nil, callerSessionId: String? = nil, transactionData: TransactionData? = nil)
     {
+        self.transactionData = transactionData
         self.callerSessionId = callerSessionId
         self.jwkThumbprint = jwkThumbprint
         self.redirectURI = redirectURI
@@ -69,20 +72,25 @@ public struct OpenID4VPSession: Sendable {
     static let payloadVersion: Int64 = 1
     static let payloadMembers: Set<String> = [
         "flow", "origin", "nonce", "mode", "key", "kid", "requested", "clientId", "responseURI", "credentialIds",
-        "multiple", "redirectURI", "credentialSets", "sdJwtQueries", "sessionId", "zkRequests",
+        "multiple", "redirectURI", "credentialSets", "sdJwtQueries",
     ]
-    /// The members of records written before `sessionId` was kept (read during an upgrade, while they live).
-    static let payloadMembersWithoutSessionId = payloadMembers.subtracting(["sessionId", "zkRequests"])
-    /// Records written before zero-knowledge requests.
-    static let payloadMembersWithoutZKRequests = payloadMembers.subtracting(["zkRequests"])
+    /// Members that records written before them lack (read during an upgrade, while they live): the caller's
+    /// session id, zero-knowledge requests; and, only when the request carried any, its transaction data.
+    static let optionalPayloadMembers: Set<String> = ["sessionId", "zkRequests", "transactionData", "transactionDataObjects"]
 
     /// The record to store under `id`: a ``StoredPayload`` (version 1, one member per property); the private key is
     /// the secret part, sealed at rest by the store.
     public func record(id: String, createdAt: Date, expiresAt: Date) -> SessionRecord {
         let optional = { (text: String?) in text.map { CBOR.text($0) } ?? .null }
+        var transactionDataMembers: [(String, CBOR)] = []
+        if let transactionData {
+            // The exact strings sent, nothing re-encoded.
+            transactionDataMembers = [("transactionData", .array(transactionData.strings.map { CBOR.text($0) })),
+                                      ("transactionDataObjects", .bool(transactionData.reportsObjects))]
+        }
         return SessionRecord(id: id, kind: flow.kind, createdAt: createdAt, expiresAt: expiresAt,
                              secret: key.map { Array($0.privateKey.rawRepresentation) } ?? []) { secret in
-            StoredPayload.encode(version: Self.payloadVersion, [
+            let members: [(String, CBOR)] = [
                 ("flow", .text(flow.rawValue)), ("origin", optional(origin)), ("nonce", .text(nonce)), ("mode", .text(mode.rawValue)),
                 ("key", key == nil ? .null : .bytes(secret)), ("kid", optional(key?.kid)),
                 ("requested", RequestedItems(documents: query.credentials.map(\.document)).storageForm),
@@ -100,16 +108,15 @@ public struct OpenID4VPSession: Sendable {
                     .map([.init("required", .bool(set.required)),
                           .init("options", .array(set.options.map { .array($0.map { CBOR.text($0) }) }))])
                 })),
-            ])
+            ]
+            return StoredPayload.encode(version: Self.payloadVersion, members + transactionDataMembers)
         }
     }
 
     /// Reads a stored record back; nil when it is not one this type wrote.
     public init?(record: SessionRecord) {
         guard let payload = record.payload.withUnsafeBytes({ bytes in
-                  StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembers)
-                      ?? StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembersWithoutZKRequests)
-                      ?? StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembersWithoutSessionId)
+                  StoredPayload(Array(bytes), version: Self.payloadVersion, members: Self.payloadMembers, optional: Self.optionalPayloadMembers)
               }),
               let flow = payload["flow"]?.textValue.flatMap(Flow.init(rawValue:)), flow.kind == record.kind,
               let nonce = payload["nonce"]?.textValue, let mode = payload["mode"]?.textValue.flatMap(ResponseMode.init(rawValue:)),
@@ -152,6 +159,13 @@ public struct OpenID4VPSession: Sendable {
             }
             sets.append(DCQLQuery.CredentialSet(options: lists, required: required))
         }
+        var transactionData: TransactionData?
+        if let stored = payload["transactionData"] {
+            guard let items = stored.arrayValue, let objects = payload["transactionDataObjects"]?.boolValue else { return nil }
+            let strings = items.compactMap(\.textValue)
+            guard strings.count == items.count, let read = TransactionData(stored: strings, reportsObjects: objects) else { return nil }
+            transactionData = read
+        }
         var key: ResponseEncryptionKey?
         if !storedKey.isNull {
             guard let raw = storedKey.bytesValue, let kid, let privateKey = try? P256.KeyAgreement.PrivateKey(rawRepresentation: raw) else {
@@ -163,7 +177,7 @@ public struct OpenID4VPSession: Sendable {
         self.init(flow: flow, origin: origin, nonce: nonce, mode: mode, key: key,
                   query: DCQLQuery(credentials: credentials, credentialSets: sets),
                   clientId: clientId, responseURI: responseURI, redirectURI: redirectURI,
-                  callerSessionId: payload.optionalText("sessionId") ?? nil)
+                  callerSessionId: payload.optionalText("sessionId") ?? nil, transactionData: transactionData)
     }
 }
 

@@ -93,6 +93,28 @@ public enum VerdictJSON {
             writer.timestamp(binding.issuedAt)
             writer.key("audience")
             writer.string(binding.audience)
+            if !report.approvedTransactionData.isEmpty {
+                // What the holder's key approved, so that the integrator executes exactly that.
+                writer.key("transactionData")
+                writer.beginArray()
+                for approved in report.approvedTransactionData {
+                    writer.beginObject()
+                    writer.key("index")
+                    writer.int(Int64(approved.index))
+                    writer.key("type")
+                    writer.string(approved.type)
+                    writer.key("hashAlgorithm")
+                    writer.string(approved.hashAlgorithm.rawValue)
+                    writer.key("hash")
+                    writer.string(approved.hash)
+                    if let object = approved.object {
+                        writer.key("data")
+                        writer.value(object)
+                    }
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
             writer.endObject()
         }
         writer.key("checks")

@@ -18,6 +18,19 @@ public struct KeyBindingVerifier: Sendable {
         public let issuedAt: Date
         public let nonce: String
         public let audience: String
+        /// `transaction_data_hashes` and `transaction_data_hashes_alg` as the KB-JWT carries them (OpenID4VP 1.0
+        /// B.3.3.1), unchecked: what they must be depends on the request (`sdjwt.transactionData`).
+        public var transactionDataHashes: JSON?
+        public var transactionDataHashesAlgorithm: JSON?
+
+        public init(issuedAt: Date, nonce: String, audience: String, transactionDataHashes: JSON? = nil,
+                    transactionDataHashesAlgorithm: JSON? = nil) {
+            self.issuedAt = issuedAt
+            self.nonce = nonce
+            self.audience = audience
+            self.transactionDataHashes = transactionDataHashes
+            self.transactionDataHashesAlgorithm = transactionDataHashesAlgorithm
+        }
     }
 
     public func verify(_ presentation: SDJWTPresentation, holderKey: P256.Signing.PublicKey,
@@ -62,7 +75,9 @@ public struct KeyBindingVerifier: Sendable {
             throw SDJWTFailure(.keyBindingIssuedAtOutOfWindow,
                                "the KB-JWT's iat \(RFC3339Timestamp.string(issuedAt)) is outside \(RFC3339Timestamp.string(expected.notBefore)) … \(RFC3339Timestamp.string(expected.notAfter))")
         }
-        return Verified(issuedAt: issuedAt, nonce: nonce, audience: audience)
+        return Verified(issuedAt: issuedAt, nonce: nonce, audience: audience,
+                        transactionDataHashes: claims[member: "transaction_data_hashes"],
+                        transactionDataHashesAlgorithm: claims[member: "transaction_data_hashes_alg"])
     }
 
     /// A NumericDate (RFC 7519 2): a JSON number of seconds, integer or not, within years 0001 to 9999 (a date

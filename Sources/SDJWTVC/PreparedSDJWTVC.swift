@@ -25,6 +25,7 @@ public struct PreparedSDJWTVC: Sendable {
         var notBefore: Date?
         var expiresAt: Date?
         var keyBinding: KeyBindingVerifier.Verified?
+        var approvedTransactionData: [ApprovedTransactionData] = []
         /// Every check but `sdjwt.status`, in order.
         var checks: [SDJWTVCCheckResult]
         /// Why status is not looked up, when it is not.

@@ -12,6 +12,9 @@ public enum SDJWTVCCheckID: String, Sendable, CaseIterable, Codable {
     case validity = "sdjwt.validity"
     /// The KB-JWT: required when the credential has `cnf` or the query asks for holder binding.
     case keyBinding = "sdjwt.keyBinding"
+    /// OpenID4VP `transaction_data`: the KB-JWT's `transaction_data_hashes` approve exactly the strings addressed to
+    /// this credential, in order, with an offered algorithm.
+    case transactionData = "sdjwt.transactionData"
     /// `status.status_list`: the JWT status list, for a credential valid as issued.
     case status = "sdjwt.status"
     /// DCQL: `vct` among `meta.vct_values`, every disclosure requested, the requested claims present with their values.

@@ -25,4 +25,20 @@ public enum SDJWTVCErrorCode: String, Sendable, CaseIterable, Codable {
     case claimMissing = "CLAIM_MISSING"
     /// A requested claim is present but its value is not one of the query's `values`.
     case claimValueMismatch = "CLAIM_VALUE_MISMATCH"
+    /// `transaction_data_hashes` is not a non-empty array of base64url strings.
+    case transactionDataHashesMalformed = "TRANSACTION_DATA_HASHES_MALFORMED"
+    /// `transaction_data_hashes_alg` is missing though the request offered algorithms, is not a string, or names an
+    /// algorithm an approved entry did not offer.
+    case transactionDataHashAlgorithmNotOffered = "TRANSACTION_DATA_HASH_ALG_NOT_OFFERED"
+    /// A hash is the digest of no transaction data string addressed to this credential (extra, re-encoded, other
+    /// digest), or the KB-JWT approves transaction data when none was addressed to it.
+    case transactionDataHashUnknown = "TRANSACTION_DATA_HASH_UNKNOWN"
+    /// One entry's hash appears twice.
+    case transactionDataHashDuplicate = "TRANSACTION_DATA_HASH_DUPLICATE"
+    /// The hashes are not in the order of the request's `transaction_data`.
+    case transactionDataHashOrder = "TRANSACTION_DATA_HASH_ORDER"
+    /// An entry addressed to this credential is approved by no presented credential.
+    case transactionDataHashMissing = "TRANSACTION_DATA_HASH_MISSING"
+    /// An entry naming several credentials was approved by more than one (OpenID4VP 1.0 §5.1: only one may).
+    case transactionDataApprovedTwice = "TRANSACTION_DATA_APPROVED_TWICE"
 }

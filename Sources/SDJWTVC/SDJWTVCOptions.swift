@@ -14,6 +14,9 @@ public struct SDJWTVCOptions: Sendable {
     public var query: SDJWTVCQuery?
     public var statusPolicy: StatusPolicy
     public var limits: SDJWTLimits
+    /// The OpenID4VP `transaction_data` addressed to this credential (nil outside OpenID4VP): what its KB-JWT must
+    /// approve (`sdjwt.transactionData`).
+    public var transactionData: TransactionDataExpectation?
 
     public init(verificationTime: Date, clockSkew: TimeInterval = 300, keyBinding: KeyBindingExpectation,
                 query: SDJWTVCQuery? = nil, statusPolicy: StatusPolicy = StatusPolicy(), limits: SDJWTLimits = SDJWTLimits()) {

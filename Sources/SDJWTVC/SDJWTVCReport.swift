@@ -21,7 +21,38 @@ public struct SDJWTVCReport: Sendable {
     public let expiresAt: Date?
     /// Holder-asserted: the KB-JWT's `iat`, `nonce` and `aud`, when it verified.
     public let keyBinding: KeyBindingVerifier.Verified?
+    /// Holder-asserted: the transaction data the KB-JWT approved (only when `sdjwt.transactionData` passed).
+    public let approvedTransactionData: [ApprovedTransactionData]
     public let checks: [SDJWTVCCheckResult]
+
+    public init(vct: String?, verified: Bool, claims: JSON?, disclosedPaths: [ClaimPath], issuer: SDJWTVCIssuerSummary,
+                issuedAt: Date?, notBefore: Date?, expiresAt: Date?, keyBinding: KeyBindingVerifier.Verified?,
+                approvedTransactionData: [ApprovedTransactionData] = [], checks: [SDJWTVCCheckResult]) {
+        self.vct = vct
+        self.verified = verified
+        self.claims = claims
+        self.disclosedPaths = disclosedPaths
+        self.issuer = issuer
+        self.issuedAt = issuedAt
+        self.notBefore = notBefore
+        self.expiresAt = expiresAt
+        self.keyBinding = keyBinding
+        self.approvedTransactionData = approvedTransactionData
+        self.checks = checks
+    }
+
+    /// This report with `check` in place of the check of its id, and `verified` recomputed (the OpenID4VP verdict
+    /// judges what one credential cannot: a transaction data entry approved by none or by two). A failed check
+    /// withdraws the approvals it stood for.
+    public func replacing(_ check: SDJWTVCCheckResult) -> SDJWTVCReport {
+        var checks = self.checks
+        guard let position = checks.firstIndex(where: { $0.id == check.id }) else { return self }
+        checks[position] = check
+        return SDJWTVCReport(vct: vct, verified: !checks.contains { $0.status == .failed }, claims: claims, disclosedPaths: disclosedPaths,
+                             issuer: issuer, issuedAt: issuedAt, notBefore: notBefore, expiresAt: expiresAt, keyBinding: keyBinding,
+                             approvedTransactionData: check.id == .transactionData && check.status == .failed ? [] : approvedTransactionData,
+                             checks: checks)
+    }
 
     /// The first failing check's code, in check order.
     public var firstFailureCode: FailureCode? {
@@ -48,6 +79,13 @@ public struct SDJWTVCIssuerSummary: Sendable, Equatable {
     public var metadataSource: String? = nil
     /// For a listed issuer: the `kid` of the key that verified the signature.
     public var keyID: String? = nil
+
+    public init(iss: String?, signerSubject: String?, anchorSubject: String?, anchorSHA256: String?) {
+        self.iss = iss
+        self.signerSubject = signerSubject
+        self.anchorSubject = anchorSubject
+        self.anchorSHA256 = anchorSHA256
+    }
 }
 
 /// What verifying one SD-JWT VC presentation gave: a report, or a failure before any check could run (the

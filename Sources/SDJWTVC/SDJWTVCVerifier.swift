@@ -100,7 +100,7 @@ public struct SDJWTVCVerifier: Sendable {
                                               policy: options.statusPolicy)
         guard signature.status == .passed else {
             let reason = "the issuer-signed JWT did not verify"
-            for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .requestClaims, .requestTrustedAuthorities] {
+            for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .transactionData, .requestClaims, .requestTrustedAuthorities] {
                 checked.checks.append(.notApplicable(id, reason))
             }
             checked.statusNotApplicable = "not looked up: \(reason)"
@@ -148,6 +148,11 @@ public struct SDJWTVCVerifier: Sendable {
         } else {
             checked.checks.append(.notApplicable(.keyBinding, "cnf is malformed (sdjwt.claims)"))
         }
+
+        // sdjwt.transactionData
+        let (transactionData, approved) = TransactionDataBindingCheck.evaluate(options.transactionData, keyBinding: checked.keyBinding)
+        checked.checks.append(transactionData)
+        checked.approvedTransactionData = approved
 
         // request.claims
         if let query = options.query {
@@ -203,7 +208,8 @@ public struct SDJWTVCVerifier: Sendable {
         let verified = !checked.checks.contains { $0.status == .failed }
         return .report(SDJWTVCReport(vct: checked.vct, verified: verified, claims: checked.claims, disclosedPaths: checked.disclosedPaths,
                                      issuer: checked.issuer, issuedAt: checked.issuedAt, notBefore: checked.notBefore,
-                                     expiresAt: checked.expiresAt, keyBinding: checked.keyBinding, checks: checked.checks))
+                                     expiresAt: checked.expiresAt, keyBinding: checked.keyBinding,
+                                     approvedTransactionData: checked.approvedTransactionData, checks: checked.checks))
     }
 
     /// `request.trustedAuthorities`: when the query names `aki` trusted authorities, a certificate of `x5c` carries an

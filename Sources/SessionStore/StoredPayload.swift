@@ -13,6 +13,12 @@ public struct StoredPayload {
 
     /// Reads `bytes` written by ``encode(version:_:)`` with this `version` and exactly the member names `expected`.
     public init?(_ bytes: [UInt8], version: Int64, members expected: Set<String>) {
+        self.init(bytes, version: version, members: expected, optional: [])
+    }
+
+    /// Reads `bytes` written by ``encode(version:_:)`` with this `version`, every member name of `expected`, and no
+    /// other than those and `optional` (members added since, which older records lack).
+    public init?(_ bytes: [UInt8], version: Int64, members expected: Set<String>, optional: Set<String>) {
         guard let item = try? CBORDecoder().decode(bytes), let pairs = item.mapValue, item["v"]?.intValue == version else {
             return nil
         }
@@ -21,7 +27,8 @@ public struct StoredPayload {
             guard let name = pair.key.textValue, members.updateValue(pair.value, forKey: name) == nil else { return nil }
         }
         members["v"] = nil
-        guard Set(members.keys) == expected else { return nil }
+        let names = Set(members.keys)
+        guard expected.isSubset(of: names), names.isSubset(of: expected.union(optional)) else { return nil }
         self.members = members
     }
 

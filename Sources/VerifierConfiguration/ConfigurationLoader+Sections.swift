@@ -195,6 +195,7 @@ extension ConfigurationLoader.Values {
             }
             section.requestURIMethod = method
         }
+        section.transactionData = try transactionDataPolicy()
         return section
     }
 

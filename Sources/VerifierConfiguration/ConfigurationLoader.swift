@@ -44,7 +44,7 @@ public enum ConfigurationLoader {
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions", "maxSessionBytes"],
         "proximity": ["sessionTTLSeconds", "allowInjectedReaderKey"],
         "oid4vp": ["allowedOrigins", "sessionTTLSeconds", "allowUnencryptedResponses", "publicBaseUrl", "clientIdPrefix",
-                   "clientIdDnsName", "walletAuthorizationEndpoint", "requestUriMethod"],
+                   "clientIdDnsName", "walletAuthorizationEndpoint", "requestUriMethod", "transactionDataTypes"],
         "sdJwtVc": ["issuerDirectory", "seedDirectory", "keyBindingMaxAgeSeconds", "metadataIssuers", "metadataCacheSeconds"],
         "logging": ["level"],
         "demo": ["enabled", "integrator"],

@@ -210,6 +210,8 @@ public struct ServiceConfiguration: Sendable {
         public var walletAuthorizationEndpoint = WalletAuthorizationEndpoint.openID4VP
         /// How cross-device wallets fetch the request object unless a request says otherwise (`get` or `post`).
         public var requestURIMethod = RequestURIMethod.get
+        /// The transaction data types integrators may send (`transactionDataTypes`); none by default.
+        public var transactionData = TransactionDataPolicy.none
 
         public init(allowedOrigins: [String], sessionTTLSeconds: Int = 300, allowUnencryptedResponses: Bool = false,
                     publicBaseURL: String? = nil) {

@@ -47,9 +47,29 @@ redirect flow (response mode direct_post.jwt) against a running verifierd:
   3. POSTs /v1/oid4vp/verify {sessionId, response: <what the browser returns as credential.data>}, or, cross-device,
      POSTs response=<JWE> form-encoded to response_uri and GETs /v1/oid4vp/sessions/{id}/result.
 
-Only cbor2, cryptography and joserfc are used (plus helpers of generate.py, web_wallet.py and sd_jwt_vc.py in this
-folder, which bring pyhpke along; joserfc, and PyPI sd-jwt with jwcrypto, only in --self-test, as the independent
-JOSE and SD-JWT implementations); nothing of verifierd.
+Transaction data (OpenID4VP 1.0 5.1, 8.4, B.3.3.1; the txdata-* scenarios; the rules and the test entries are in
+transaction_data.py). A request without transaction data must carry no `transaction_data` member (not [] or null),
+and its 201 no `transactionData`. With transaction data, each string must be unpadded base64url of the compact JSON
+the scenario sent (same members, values and member order), the 201's `transactionData` must hold the same strings,
+and every entry must name dc+sd-jwt queries that require holder binding. The KB-JWT of each SD-JWT VC presented then
+gets `transaction_data_hashes` for the entries it approves, in request order: base64url of the hash of the string as
+received (never decoded first). An entry that names several credentials is approved by the first of them the answer
+presents. `transaction_data_hashes_alg` (one string) is added when an approved entry listed algorithms. It is the
+first algorithm, in the first entry's order, that every approved entry offers (an entry without the member offers
+sha-256). A verified answer must report, for each SD-JWT VC document, keyBinding.transactionData =
+[{index, type, hashAlgorithm, hash}] for exactly those entries, plus `data` (equal to what was sent, member order
+included) when the request asked for transactionDataReport "objects", and every entry approved once. Each negative
+scenario replaces one KB-JWT's transaction data claims (missing, extra, reordered, re-encoded, another digest or
+algorithm, an array algorithm, duplicated, approved twice, not addressed, malformed) and expects its code from
+EXPECTED CODES. The txdata-refused-* scenarios send transaction data the service must refuse to
+/v1/oid4vp/requests (dc_api and cross-device) and to /v1/presentations/requests, and expect 400 with the code. A
+valid control request on each route must be accepted first. The service must accept the types listed in
+TestVectors/transaction-data/README.md: urn:eudi:sca:payment:1 with the TS12 payment schema applied to `payload`,
+plus qes_authorization and https://cloudsignatureconsortium.org/2025/qes, which have no schema.
+
+Only cbor2, cryptography and joserfc are used (plus helpers of generate.py, web_wallet.py, sd_jwt_vc.py and
+transaction_data.py in this folder, which bring pyhpke along; joserfc, PyPI sd-jwt with jwcrypto, and jsonschema
+only in --self-test, as the independent JOSE, SD-JWT and JSON Schema implementations); nothing of verifierd.
 
 Run it against a service that trusts TestVectors/pki/iaca-p256.pem (and, for the sdjwt-* scenarios, has the SD-JWT
 VC issuer trust set TestVectors/sdjwt/pki/issuer-ca.pem), allows the origins https://shop.example and
@@ -90,7 +110,12 @@ directions, the request checks against requests signed here with joserfc (and th
 that generate.py's MiniVerifier accepts the DeviceResponse in every mode and refuses it over another origin, and that
 the SD-JWT VC presentations verify with the PyPI sd-jwt reference implementation (SDJWTVerifier given the issuer key,
 the same nonce and aud) with a recomputed sd_hash, and are judged by sd_jwt_vc.py's independent MiniVerifier as each
-sdjwt-* scenario expects (verified, or refused with its code).
+sdjwt-* scenario expects (verified, or refused with its code). For transaction data it checks the request reading
+(and that 12 broken requests are refused), that every honest KB-JWT verifies with joserfc (signature with cnf.jwk,
+claims) and PyPI sd-jwt, with its hashes recomputed with cryptography, that each txdata-* negative answer gets
+exactly its expected code from a judge re-derived from the spec, that the TS12 schema (jsonschema) accepts the test
+payloads, refuses the schema-mismatch cases and refuses a whole entry, and that the OpenID4VP 1.0 B.3.6 KB-JWT
+example's hash is the SHA-256 of the string in TestVectors/sdjwt-spec/openid4vp-transaction-data-hash.json.
 """
 
 from __future__ import annotations
@@ -111,7 +136,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import cbor2
 from cbor2 import CBORTag
@@ -124,6 +149,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate as g  # noqa: E402
 import sd_jwt_vc as sv  # noqa: E402
+import transaction_data as txd  # noqa: E402
 import web_wallet as ww  # noqa: E402
 
 Failure, expect, b64url, b64url_strict, Reply = ww.Failure, ww.expect, ww.b64url, ww.b64url_strict, ww.Reply
@@ -190,6 +216,24 @@ CODE_SDJWT_ISSUER_UNTRUSTED = "ISSUER_CERTIFICATE_UNTRUSTED"
 CODE_SDJWT_VCT_NOT_REQUESTED = "SDJWT_VCT_NOT_REQUESTED"
 CODE_NOT_TRUSTED_AUTHORITY = "ISSUER_NOT_TRUSTED_AUTHORITY"  # request.trustedAuthorities: no chain certificate's AKI
 CODE_TRUSTED_AUTHORITY_TYPE = "TRUSTED_AUTHORITY_NOT_SUPPORTED"  # 400: a trusted_authorities type other than aki
+# Transaction data (OpenID4VP 1.0 5.1, 8.4, B.3.3.1). At creation (400 problem, /v1/oid4vp/requests and
+# /v1/presentations/requests):
+CODE_TD_INVALID = "TRANSACTION_DATA_INVALID"  # shape: array, sizes, type, credential_ids, transaction_data_hashes_alg
+CODES_TD_REPEATED_MEMBER = {"INVALID_REQUEST"}  # a member name twice inside an entry: verifierd reads every body strictly before any member (the body-level code)
+CODE_TD_TYPE_NOT_ALLOWED = "TRANSACTION_DATA_TYPE_NOT_ALLOWED"  # type not in oid4vp.transactionDataTypes
+CODE_TD_SCHEMA_MISMATCH = "TRANSACTION_DATA_SCHEMA_MISMATCH"  # the type's JSON Schema (TS12: on `payload`) refuses
+CODE_TD_NOT_BINDABLE = "TRANSACTION_DATA_NOT_BINDABLE"  # credential_ids name an mdoc query, or one without binding
+# On the answer (422 report, verified false; the failed check is sdjwt.transactionData of a dc+sd-jwt document,
+# except TRANSACTION_DATA_NOT_APPROVED, which is the answer's own):
+CHECK_TD = "sdjwt.transactionData"
+CODE_TD_HASHES_MALFORMED = "TRANSACTION_DATA_HASHES_MALFORMED"
+CODE_TD_ALG_NOT_OFFERED = "TRANSACTION_DATA_HASH_ALG_NOT_OFFERED"
+CODE_TD_HASH_UNKNOWN = "TRANSACTION_DATA_HASH_UNKNOWN"
+CODE_TD_HASH_DUPLICATE = "TRANSACTION_DATA_HASH_DUPLICATE"
+CODE_TD_HASH_ORDER = "TRANSACTION_DATA_HASH_ORDER"
+CODE_TD_HASH_MISSING = "TRANSACTION_DATA_HASH_MISSING"
+CODE_TD_APPROVED_TWICE = "TRANSACTION_DATA_APPROVED_TWICE"
+CODE_TD_NOT_APPROVED = "TRANSACTION_DATA_NOT_APPROVED"
 
 # Values the test holder discloses (the issuer signs exactly the disclosed elements).
 VALUES: dict[str, Any] = dict(ww.VALUES) | {
@@ -250,6 +294,7 @@ class CredentialQuery:
     vct_values: list[str] = field(default_factory=list)  # dc+sd-jwt: meta.vct_values
     paths: list[list] = field(default_factory=list)  # dc+sd-jwt: claims[].path (names, null, indices)
     zk_systems: list[dict] = field(default_factory=list)  # mso_mdoc_zk: meta.zk_system_type as sent
+    holder_binding: bool = True  # dc+sd-jwt: require_cryptographic_holder_binding (default true)
 
 
 @dataclass
@@ -268,6 +313,10 @@ class Session:
     enc_values: list[str] = field(default_factory=list)
     response_uri: str | None = None
     leaf: x509.Certificate | None = None
+    transaction_data: list[txd.Entry] = field(default_factory=list)  # the request's, as received and checked
+    route: str = "oid4vp"  # "oid4vp" (/v1/oid4vp/...) or "presentations" (/v1/presentations/...)
+    protocol: str | None = None  # presentations: the protocol answered
+    report_objects: bool = False  # the integrator asked transactionDataReport "objects"
 
     @property
     def requested(self) -> dict[str, dict[str, dict[str, bool]]]:
@@ -437,7 +486,7 @@ def check_sdjwt_query(credential: dict, where: str, cid: str, multiple: bool) ->
         expect("values" not in claim, f"{at}.values: this test wallet does not match claim values")
         expect(path not in paths, f"{at}.path {path} is requested twice")
         paths.append(path)
-    return CredentialQuery(cid, "", {}, multiple, SDJWT_FORMAT, list(vct_values), paths)
+    return CredentialQuery(cid, "", {}, multiple, SDJWT_FORMAT, list(vct_values), paths, holder_binding=binding)
 
 
 def check_dcql(query: Any) -> list[CredentialQuery]:
@@ -522,10 +571,17 @@ def check_request_object(params: Any, *, signed: bool, response_mode: str, origi
     nonce = params.get("nonce")
     expect(isinstance(nonce, str) and len(nonce) >= NONCE_MIN_CHARS and set(nonce) <= B64URL_ALPHABET,
            f"nonce {nonce!r} is not a base64url string of >= {NONCE_MIN_CHARS} characters (16 bytes of entropy)")
-    expect("transaction_data" not in params, "the request has transaction_data, which this wallet does not support "
-                                             "(OpenID4VP 5.1: it must then refuse)")
     expect("scope" not in params, "the request has a scope next to dcql_query")
     credentials = check_dcql(params.get("dcql_query"))
+    # transaction_data (OpenID4VP 5.1, B.3.3): absent unless the integrator sent some; when present, read as
+    # transaction_data.read_request says (a request without it must not carry the member at all, not even [] or null)
+    entries: list[txd.Entry] = []
+    if "transaction_data" in params:
+        try:
+            entries = txd.read_request(params["transaction_data"],
+                                       {q.id: (q.format, q.holder_binding) for q in credentials})
+        except txd.TransactionDataError as error:
+            raise Failure(f"the request's {error}") from None
     metadata = params.get("client_metadata")
     expect(isinstance(metadata, dict), "client_metadata is missing or not a JSON object")
     formats = metadata.get("vp_formats_supported")
@@ -543,7 +599,7 @@ def check_request_object(params: Any, *, signed: bool, response_mode: str, origi
                    f"client_metadata.vp_formats_supported.dc+sd-jwt.{name} {values!r} does not hold ES256 "
                    f"(B.3.4, HAIP)")
     parsed: dict[str, Any] = {"nonce": nonce, "credentials": credentials, "jwk": None, "enc_values": [],
-                              "response_uri": None}
+                              "response_uri": None, "transaction_data": entries}
     if response_mode in ENCRYPTED_MODES:
         jwks = metadata.get("jwks")
         keys = jwks.get("keys") if isinstance(jwks, dict) else None
@@ -585,7 +641,8 @@ def check_dc_api_answer(answer: Any, origin: str, signed: bool, mode: str, root:
         params = data
     parsed = check_request_object(params, signed=signed, response_mode=mode, origin=origin)
     return Session(session_id, "dc_api", origin, signed, mode, params, params.get("client_id") if signed else None,
-                   parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"], None, leaf)
+                   parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"], None, leaf,
+                   transaction_data=parsed["transaction_data"])
 
 
 def parse_authorization_request(text: Any) -> tuple[str, str]:
@@ -660,15 +717,23 @@ def device_response(doctype: str, claims: dict[str, dict[str, bool]], transcript
     return g.device_response([document])
 
 
-def vp_token(s: Session, transcript: bytes, *, key: str | None = None, copies: int = 1, **sdjwt: Any) -> dict:
+def vp_token(s: Session, transcript: bytes, *, key: str | None = None, copies: int = 1,
+             only: list[str] | None = None, tx_claims: dict[str, dict] | None = None, **sdjwt: Any) -> dict:
     """{credential id: [base64url DeviceResponse or SD-JWT+KB string, ...]}; `key` replaces the id of the first query,
     `copies` > 1 puts that many distinct presentations under it; `sdjwt` goes to sd_jwt_presentation (the negative
-    SD-JWT VC scenarios)."""
+    SD-JWT VC scenarios). `only` presents just those credential queries (an optional credential set left out);
+    `tx_claims` replaces, per credential id, the transaction data claims of its KB-JWT (the negative txdata-*
+    scenarios; {} adds none); the others carry the honest ones."""
     token: dict[str, list[str]] = {}
+    presented = [q.id for q in s.credentials if only is None or q.id in only]
     for index, query in enumerate(s.credentials):
+        if query.id not in presented:
+            continue
         count = copies if index == 0 else 1
         if query.format == SDJWT_FORMAT:
-            presentations = [sd_jwt_presentation(s, query, **sdjwt) for _ in range(count)]
+            claims = (tx_claims or {}).get(query.id, KEEP)
+            presentations = [sd_jwt_presentation(s, query, presented_ids=presented, tx_claims=claims, **sdjwt)
+                             for _ in range(count)]
         else:
             presentations = [b64url(device_response(query.doctype, query.claims, transcript,
                                                     "oid4vp-wallet" + (f"-{n}" if n else "")))
@@ -895,12 +960,16 @@ def tamper_disclosure(encoded: str) -> str:
 def sd_jwt_presentation(s: Session, query: CredentialQuery, *, extra_paths: tuple = (), audience: str | None = None,
                         nonce: str | None = None, key_binding: bool = True, tamper: bool = False,
                         vct: str = PID_VCT, issuer: SdJwtIssuer | None = None,
-                        issued: IssuedSdJwt | None = None) -> str:
+                        issued: IssuedSdJwt | None = None, presented_ids: list[str] | None = None,
+                        tx_claims: Any = KEEP) -> str:
     """<issuer JWT>~<disclosure>~...~<KB-JWT> answering `query` for session `s`: the disclosures of exactly the
-    requested claims, a KB-JWT {iat: now, nonce, aud, sd_hash} signed by the holder key. The keywords break one
-    thing for the negative scenarios: `extra_paths` are disclosed too, `audience`/`nonce` replace the KB-JWT's,
-    `key_binding` False ends the presentation in "~", `tamper` alters the first disclosure's value, `vct`/`issuer`
-    change the credential."""
+    requested claims, a KB-JWT {iat: now, nonce, aud, sd_hash} signed by the holder key, plus
+    transaction_data_hashes (and transaction_data_hashes_alg) for the request's transaction data this credential
+    approves among the `presented_ids` credential ids (default: every query of the request), as transaction_data.py
+    says. The keywords break one thing for the negative scenarios: `extra_paths` are disclosed too,
+    `audience`/`nonce` replace the KB-JWT's, `key_binding` False ends the presentation in "~", `tamper` alters the
+    first disclosure's value, `vct`/`issuer` change the credential, `tx_claims` (a dict) replaces the transaction
+    data claims."""
     issued = issued or issue_sd_jwt_vc(vct=vct, issuer=issuer)
     paths = list(query.paths) + [list(p) for p in extra_paths]
     presented = [issued.disclosures[path] for path in select_disclosures(issued.model, paths)]
@@ -912,7 +981,20 @@ def sd_jwt_presentation(s: Session, query: CredentialQuery, *, extra_paths: tupl
         return prefix
     claims = {"iat": now(), "nonce": nonce if nonce is not None else s.nonce,
               "aud": audience if audience is not None else s.kb_audience, "sd_hash": sd_digest(prefix)}
+    if tx_claims is KEEP:
+        try:
+            tx_claims = txd.kb_claims(approved_by(s, query.id, presented_ids))
+        except txd.TransactionDataError as error:
+            raise Failure(f"this wallet cannot approve the request's {error}") from None
+    claims |= tx_claims
     return prefix + es256_jws({"alg": "ES256", "typ": KB_TYP}, claims, holder_key())
+
+
+def approved_by(s: Session, credential_id: str, presented: list[str] | None = None) -> list[txd.Entry]:
+    """The request's transaction data entries the presentation for `credential_id` approves (the first presented
+    credential each entry names), in request order."""
+    presented = presented if presented is not None else [q.id for q in s.credentials]
+    return txd.approved_by(s.transaction_data, credential_id, presented)
 
 
 def concat_kdf(z: bytes, enc: str, key_length: int, apu: bytes = b"", apv: bytes = b"") -> bytes:
@@ -1076,14 +1158,36 @@ class Client:
         return self.send("POST", path, json.dumps(body).encode(), "application/json")
 
     def create(self, origin: str = ORIGIN, documents: list | None = DEFAULT_DOCUMENTS, response_mode: str | None = None,
-               signed: bool | None = None, flow: str | None = None, dcql_query: dict | None = None) -> Reply:
-        """POST /v1/oid4vp/requests with `documents`, or with `dcql_query` instead (then documents is not sent)."""
+               signed: bool | None = None, flow: str | None = None, dcql_query: dict | None = None,
+               transaction_data: Any = None, report: str | None = None) -> Reply:
+        """POST /v1/oid4vp/requests with `documents`, or with `dcql_query` instead (then documents is not sent);
+        `transaction_data` and `report` (transactionDataReport) only when given."""
         body: dict[str, Any] = {"origin": origin}
         for name, value in (("documents", documents if dcql_query is None else None), ("dcql_query", dcql_query),
-                            ("responseMode", response_mode), ("signed", signed), ("flow", flow)):
+                            ("responseMode", response_mode), ("signed", signed), ("flow", flow),
+                            ("transaction_data", transaction_data), ("transactionDataReport", report)):
             if value is not None:
                 body[name] = value
         return self.post_json("/v1/oid4vp/requests", body)
+
+    @staticmethod
+    def _transaction_data_sent(session: Session, body: dict, sent: list[dict] | None, report: str | None) -> None:
+        """The wallet's view of the integrator's transaction data: none sent, no `transaction_data` member in the
+        request object and no `transactionData` in the 201; else the entries exactly as sent, in order, and the 201's
+        `transactionData` the request's strings."""
+        if sent is None:
+            expect("transaction_data" not in session.params, "a request without transaction data carries a "
+                                                            "transaction_data member")
+            expect("transactionData" not in body, "the 201 of a request without transaction data has transactionData")
+            return
+        try:
+            txd.check_sent(session.transaction_data, sent)
+        except txd.TransactionDataError as error:
+            raise Failure(str(error)) from None
+        expect(body.get("transactionData") == session.params.get("transaction_data"),
+               f"the 201's transactionData {json.dumps(body.get('transactionData'))[:200]} is not the request's "
+               f"transaction_data")
+        session.report_objects = report == "objects"
 
     @staticmethod
     def _asked(session: Session, documents: list, dcql_query: dict | None) -> None:
@@ -1096,23 +1200,70 @@ class Client:
                    f"integrator's {json.dumps(dcql_query)[:300]}")
 
     def make(self, signed: bool = True, mode: str = "dc_api.jwt", documents: list = DEFAULT_DOCUMENTS,
-             origin: str = ORIGIN, dcql_query: dict | None = None) -> Session:
-        reply = self.create(origin, documents, mode, signed, "dc_api", dcql_query)
+             origin: str = ORIGIN, dcql_query: dict | None = None, transaction_data: list[dict] | None = None,
+             report: str | None = None) -> Session:
+        reply = self.create(origin, documents, mode, signed, "dc_api", dcql_query, transaction_data, report)
         if reply.status != 201:
             raise reply.fail("/v1/oid4vp/requests did not answer 201")
         session = check_dc_api_answer(reply.body, origin, signed, mode, self.root)
         self._asked(session, documents, dcql_query)
+        self._transaction_data_sent(session, reply.body, transaction_data, report)
         return session
 
-    def make_cross_device(self, documents: list = DEFAULT_DOCUMENTS,
-                          dcql_query: dict | None = None) -> tuple[Session, str]:
+    def make_cross_device(self, documents: list = DEFAULT_DOCUMENTS, dcql_query: dict | None = None,
+                          transaction_data: list[dict] | None = None,
+                          report: str | None = None) -> tuple[Session, str]:
         """Creates a cross-device session and fetches its request object once. Returns (session, request_uri)."""
-        reply = self.create(ORIGIN, documents, None, None, "cross-device", dcql_query)
+        reply = self.create(ORIGIN, documents, None, None, "cross-device", dcql_query, transaction_data, report)
         if reply.status != 201:
             raise reply.fail("/v1/oid4vp/requests (cross-device) did not answer 201")
         session, request_uri = self.open_cross_device(reply.body)
         self._asked(session, documents, dcql_query)
+        self._transaction_data_sent(session, reply.body, transaction_data, report)
         return session, request_uri
+
+    def create_presentation(self, dcql_query: dict, transaction_data: Any = None, report: str | None = None,
+                            origin: str = ORIGIN) -> Reply:
+        """POST /v1/presentations/requests (one request offered over every protocol the service allows)."""
+        body: dict[str, Any] = {"origin": origin, "dcql_query": dcql_query}
+        for name, value in (("transaction_data", transaction_data), ("transactionDataReport", report)):
+            if value is not None:
+                body[name] = value
+        return self.post_json("/v1/presentations/requests", body)
+
+    def make_presentation(self, dcql_query: dict, transaction_data: list[dict] | None = None,
+                          report: str | None = None) -> Session:
+        """A /v1/presentations/requests session answered over OpenID4VP: the 201 is {sessionId, expiresAt, protocols,
+        digital: {requests}, transactionData?}; every OpenID4VP request offered is checked (and carries the same
+        transaction_data), and the signed one is answered (else the unsigned one)."""
+        reply = self.create_presentation(dcql_query, transaction_data, report)
+        if reply.status != 201:
+            raise reply.fail("/v1/presentations/requests did not answer 201")
+        body = reply.body
+        expect(isinstance(body, dict) and set(body) - {"transactionData"} == {"sessionId", "expiresAt", "protocols",
+                                                                             "digital"},
+               f"the presentations answer has members {sorted(body) if isinstance(body, dict) else body!r}")
+        requests = body["digital"].get("requests") if isinstance(body["digital"], dict) else None
+        expect(isinstance(requests, list) and all(isinstance(r, dict) for r in requests)
+               and body["protocols"] == [r.get("protocol") for r in requests],
+               "digital.requests do not follow protocols")
+        sessions: list[Session] = []
+        for request in requests:
+            if request.get("protocol") not in (PROTOCOL_SIGNED, PROTOCOL_UNSIGNED):
+                continue
+            single = {"sessionId": body["sessionId"], "expiresAt": body["expiresAt"], "request": request}
+            signed = request["protocol"] == PROTOCOL_SIGNED
+            session = check_dc_api_answer(single, ORIGIN, signed, _response_mode_of(request), self.root)
+            session.route, session.protocol = "presentations", request["protocol"]
+            self._asked(session, [], dcql_query)
+            self._transaction_data_sent(session, body, transaction_data, report)
+            sessions.append(session)
+        expect(sessions, f"/v1/presentations/requests offers no OpenID4VP request: {body['protocols']}")
+        return next((x for x in sessions if x.signed), sessions[0])
+
+    def verify_presentation(self, s: Session, data: dict) -> Reply:
+        return self.post_json("/v1/presentations/verify", {"sessionId": s.session_id,
+                                                           "credential": {"protocol": s.protocol, "data": data}})
 
     def open_cross_device(self, body: Any) -> tuple[Session, str]:
         """The wallet's side of a cross-device answer: reads its authorizationRequest (the QR code's text), fetches
@@ -1134,7 +1285,7 @@ class Client:
         parsed = check_request_object(params, signed=True, response_mode="direct_post.jwt", origin=None)
         session = Session(body["sessionId"], "cross-device", ORIGIN, True, "direct_post.jwt", params, client_id,
                           parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"],
-                          parsed["response_uri"], leaf)
+                          parsed["response_uri"], leaf, transaction_data=parsed["transaction_data"])
         return session, request_uri
 
     def verify(self, session_id: str, response: dict) -> Reply:
@@ -1193,6 +1344,13 @@ def expect_sdjwt_verified(reply: Reply, s: Session, query: CredentialQuery, docu
     binding = document.get("keyBinding")
     if not (isinstance(binding, dict) and binding.get("audience") == s.kb_audience):
         raise reply.fail(f"keyBinding {binding!r} does not carry the audience {s.kb_audience!r}")
+    # what the holder's key approved: exactly the entries this wallet bound in this credential's KB-JWT
+    expected_approvals = txd.expected_report(approved_by(s, query.id), s.report_objects)
+    if expected_approvals or "transactionData" in binding:
+        if txd.ordered(binding.get("transactionData")) != txd.ordered(expected_approvals):
+            raise reply.fail(f"keyBinding.transactionData of {query.id!r} is not {json.dumps(expected_approvals)[:400]}")
+    if expected_approvals and ww.check_of(document, "sdjwt.transactionData").get("outcome") != "passed":
+        raise reply.fail(f"check sdjwt.transactionData of {query.id!r} did not pass")
     failed = [c for c in document.get("checks", []) if isinstance(c, dict) and c.get("outcome") == "failed"]
     if failed:
         raise reply.fail(f"verified although checks failed: {failed}")
@@ -1425,6 +1583,8 @@ def _sdjwt_session(c: Client, dcql_query: dict, cross_device: bool, **make: Any)
 def _deliver(c: Client, s: Session, vp: dict | None = None, enc: str | None = None) -> Reply:
     """The answer with `vp` (default: the honest vp_token) to /v1/oid4vp/verify, or cross-device to response_uri
     (which must say 200 whatever the verdict) and then the result route."""
+    if s.route == "presentations":
+        return c.verify_presentation(s, answer(s, vp=vp, enc=enc or c.enc))
     if s.flow == "dc_api":
         return c.verify(s.session_id, answer(s, vp=vp, enc=enc or c.enc))
     posted = c.post_response(s, answer(s, vp=vp, enc=enc or c.enc)["response"])
@@ -1535,6 +1695,378 @@ def scenario_trusted_authorities(c: Client) -> tuple:
     return 201, None, "; ".join(facts) + "; etsi_tl refused"
 
 
+# --------------------------------------------------------------------------------------------------
+# Transaction data (txdata-*): OpenID4VP 1.0 5.1, 8.4, B.3.3.1 (the rules and the test entries: transaction_data.py)
+# --------------------------------------------------------------------------------------------------
+
+# A second PID query (another claim), for entries that name two credentials; the same two with a credential set that
+# lets the wallet present either; a PID query without holder binding (which transaction data cannot use).
+PID2_QUERY = {"id": "pid2", "format": SDJWT_FORMAT, "meta": {"vct_values": [PID_VCT]},
+              "claims": [{"path": ["birthdate"]}]}
+TWO_PIDS_DCQL = {"credentials": [PID_QUERY, PID2_QUERY]}
+EITHER_PID_DCQL = {"credentials": [PID_QUERY, PID2_QUERY], "credential_sets": [{"options": [["pid"], ["pid2"]]}]}
+UNBOUND_PID_DCQL = {"credentials": [dict(PID_QUERY, require_cryptographic_holder_binding=False)]}
+TX_FLOWS = {"": "dc_api", "-cross-device": "cross-device"}  # scenario name suffix -> flow
+TX_CREATION_ROUTES = ("dc_api", "cross-device", "presentations")
+
+
+def _tx_session(c: Client, flow: str, dcql: dict, sent: list[dict] | None, report: str | None = None) -> Session:
+    """A session whose request carries `sent` (checked by the wallet: the entries exactly as sent, or no member)."""
+    if flow == "dc_api":
+        return c.make(dcql_query=dcql, transaction_data=sent, report=report)
+    if flow == "dc_api-unsigned":
+        return c.make(signed=False, mode="dc_api", dcql_query=dcql, transaction_data=sent, report=report)
+    if flow == "cross-device":
+        return c.make_cross_device(dcql_query=dcql, transaction_data=sent, report=report)[0]
+    expect(flow == "presentations", f"unknown flow {flow!r}")
+    return c.make_presentation(dcql, sent, report)
+
+
+def _how(s: Session) -> str:
+    if s.route == "presentations":
+        return f"/v1/presentations {s.protocol} {s.response_mode}"
+    if s.flow == "cross-device":
+        return "cross-device direct_post.jwt"
+    return f"{'signed' if s.signed else 'unsigned'} {s.response_mode}"
+
+
+class TxHappy(NamedTuple):
+    name: str
+    what: str
+    entries: Callable[[], list[dict]]
+    dcql: dict = PID_DCQL
+    objects: bool = False  # transactionDataReport "objects"
+
+
+TXDATA_VERIFIED = [
+    TxHappy("payment", "TS12 payment, sha-256 offered", lambda: [txd.payment(["pid"])]),
+    TxHappy("payment-sha384", "TS12 payment offering sha-384 then sha-256 (the wallet takes sha-384)",
+            lambda: [txd.payment(["pid"], ["sha-384", "sha-256"])]),
+    TxHappy("payment-sha512", "TS12 payment offering sha-512 only", lambda: [txd.payment(["pid"], ["sha-512"])]),
+    TxHappy("qes-authorization", "qes_authorization without transaction_data_hashes_alg (sha-256, not named)",
+            lambda: [txd.qes_authorization(["pid"])]),
+    TxHappy("csc-qes", "a CSC 2025/qes signature request", lambda: [txd.csc_qes(["pid"])]),
+    TxHappy("two-entries", "a payment and a qes_authorization for one credential",
+            lambda: [txd.payment(["pid"]), txd.qes_authorization(["pid"])]),
+    TxHappy("two-credentials", "one payment naming pid2 and pid, approved by pid2 only",
+            lambda: [txd.payment(["pid2", "pid"])], TWO_PIDS_DCQL),
+    TxHappy("report-objects", 'transactionDataReport "objects": the report echoes each entry as sent',
+            lambda: [txd.payment(["pid"]), txd.qes_authorization(["pid"], ["sha-256"])], objects=True),
+]
+
+
+def scenario_txdata_verified(case: TxHappy, flow: str) -> Callable[[Client], tuple]:
+    """An honest answer to a request with transaction data: verified, and each SD-JWT VC document's
+    keyBinding.transactionData lists exactly what its KB-JWT approved (index, type, hashAlgorithm, hash; data only
+    with "objects"), every entry approved once across the answer."""
+    def run(c: Client) -> tuple:
+        sent = case.entries()
+        s = _tx_session(c, flow, case.dcql, sent, "objects" if case.objects else None)
+        reply = _deliver(c, s)
+        documents = expect_verified(reply, s)
+        indices = sorted(item.get("index") for d in documents if isinstance(d.get("keyBinding"), dict)
+                         for item in d["keyBinding"].get("transactionData", []) if isinstance(item, dict))
+        if indices != list(range(len(sent))):
+            raise reply.fail(f"the report approves transaction_data {indices}, not each of the {len(sent)} once")
+        approvals = [f"[{a['index']}] {a['type']} {a['hashAlgorithm']} by {q.id}" for q in s.credentials
+                     for a in txd.expected_report(approved_by(s, q.id), False)]
+        return reply.status, None, (f"{_how(s)}: {case.what}; approved {', '.join(approvals)}"
+                                    + ("; data echoed as sent" if case.objects else ""))
+    return run
+
+
+# Negative answers: what each credential's KB-JWT carries instead of the honest claims.
+Mutation = Callable[[Session], tuple[dict[str, dict], list[str] | None]]
+
+
+def _honest(s: Session, cid: str = "pid") -> dict:
+    return txd.kb_claims(approved_by(s, cid))
+
+
+def _claims(hashes: Any, alg: Any = None) -> dict:
+    """KB-JWT transaction data claims; None leaves a claim out."""
+    out: dict[str, Any] = {}
+    if hashes is not None:
+        out["transaction_data_hashes"] = hashes
+    if alg is not None:
+        out["transaction_data_hashes_alg"] = alg
+    return out
+
+
+def _first(s: Session) -> txd.Entry:
+    return s.transaction_data[0]
+
+
+def _never_sent() -> str:
+    return txd.encode(txd.payment(["pid"], transaction_id="00000000-NEVER-SENT-0000"))
+
+
+def _digest_all(s: Session, text: Callable[[txd.Entry], str], alg: str) -> list[str]:
+    return [txd.digest(text(e), alg) for e in s.transaction_data]
+
+
+def _malformed(hashes: Any) -> Mutation:
+    return lambda s: ({"pid": _claims(hashes, "sha-256")}, None)
+
+
+class TxRefused(NamedTuple):
+    name: str
+    code: str
+    what: str
+    entries: Callable[[], list[dict]] | None  # None: a request without transaction data
+    mutations: tuple[Mutation, ...]  # one session each
+    dcql: dict = PID_DCQL
+    answer_level: bool = False  # the answer's own code, no per-document check
+
+
+TXDATA_REFUSED = [
+    TxRefused("hashes-missing", CODE_TD_HASH_MISSING, "no transaction_data_hashes for a qes_authorization only pid "
+              "can approve", lambda: [txd.qes_authorization(["pid"])], (lambda s: ({"pid": {}}, None),)),
+    TxRefused("extra-hash", CODE_TD_HASH_UNKNOWN, "the payment's hash and the hash of an entry never sent",
+              lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"] + [txd.digest(_never_sent())],
+                                          "sha-256")}, None),)),
+    TxRefused("reordered", CODE_TD_HASH_ORDER, "two entries' hashes in reverse order",
+              lambda: [txd.payment(["pid"]), txd.qes_authorization(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"][::-1], "sha-256")}, None),)),
+    TxRefused("re-encoded-spaces", CODE_TD_HASH_UNKNOWN, "the hash of the entry re-serialised with spaces",
+              lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_digest_all(s, txd.reencoded_with_spaces, "sha-256"), "sha-256")}, None),)),
+    TxRefused("re-encoded-reordered", CODE_TD_HASH_UNKNOWN, "the hash of the entry re-serialised with its members "
+              "reordered", lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_digest_all(s, txd.reencoded_reordered, "sha-256"), "sha-256")}, None),)),
+    TxRefused("hash-of-decoded", CODE_TD_HASH_UNKNOWN, "the hash of the decoded JSON instead of the string",
+              lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims([txd.decoded_bytes_hash(_first(s))], "sha-256")}, None),)),
+    TxRefused("sha384-not-offered", CODE_TD_ALG_NOT_OFFERED, "a sha-384 digest named sha-384 when only sha-256 was "
+              "offered", lambda: [txd.payment(["pid"], ["sha-256"])],
+              (lambda s: ({"pid": _claims(_digest_all(s, lambda e: e.encoded, "sha-384"), "sha-384")}, None),)),
+    TxRefused("sha384-unnamed", CODE_TD_HASH_UNKNOWN, "a sha-384 digest, no algorithm named, for an entry that "
+              "offers sha-256 by default", lambda: [txd.qes_authorization(["pid"])],
+              (lambda s: ({"pid": _claims(_digest_all(s, lambda e: e.encoded, "sha-384"))}, None),)),
+    TxRefused("alg-missing", CODE_TD_ALG_NOT_OFFERED, "no transaction_data_hashes_alg though the entry listed "
+              "algorithms", lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"])}, None),)),
+    TxRefused("alg-array", CODE_TD_ALG_NOT_OFFERED, 'transaction_data_hashes_alg ["sha-256"] (an array, as '
+              "wwWallet sends it)", lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"], ["sha-256"])}, None),)),
+    TxRefused("duplicate-hash", CODE_TD_HASH_DUPLICATE, "the payment's hash twice", lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"] * 2, "sha-256")}, None),)),
+    TxRefused("hashes-malformed", CODE_TD_HASHES_MALFORMED, "transaction_data_hashes a string, [], [\"not "
+              "base64url!\"], [42]", lambda: [txd.payment(["pid"])],
+              (lambda s: ({"pid": _claims(_honest(s)["transaction_data_hashes"][0], "sha-256")}, None),
+               _malformed([]), _malformed(["not base64url!"]), _malformed([42]))),
+    TxRefused("approved-twice", CODE_TD_APPROVED_TWICE, "a payment naming pid and pid2 approved by both",
+              lambda: [txd.payment(["pid", "pid2"])], (lambda s: ({"pid2": _honest(s)}, None),), TWO_PIDS_DCQL),
+    TxRefused("hashes-not-addressed", CODE_TD_HASH_UNKNOWN, "pid2's KB-JWT approves a payment addressed to pid only",
+              lambda: [txd.payment(["pid"])], (lambda s: ({"pid2": _honest(s)}, None),), TWO_PIDS_DCQL),
+    TxRefused("hashes-without-request", CODE_TD_HASH_UNKNOWN, "transaction_data_hashes in answer to a request "
+              "without transaction data", None,
+              (lambda s: ({"pid": _claims([txd.digest(_never_sent())], "sha-256")}, None),)),
+    TxRefused("none-approves", CODE_TD_HASH_MISSING, "a payment naming pid and pid2, both presented, neither approves",
+              lambda: [txd.payment(["pid", "pid2"])], (lambda s: ({"pid": {}, "pid2": {}}, None),), TWO_PIDS_DCQL),
+    TxRefused("not-approved", CODE_TD_NOT_APPROVED, "a payment naming pid2 only, pid2 left out (credential set: "
+              "either)", lambda: [txd.payment(["pid2"])], (lambda s: ({"pid": {}}, ["pid"]),), EITHER_PID_DCQL,
+              answer_level=True),
+]
+
+
+def expect_txdata_refused(reply: Reply, code: str, what: str, answer_level: bool) -> None:
+    """422 not verified with `code`; unless it is the answer's own code, a dc+sd-jwt document (when the report has
+    documents) whose sdjwt.transactionData failed with it, and no document with a failed check carries claims."""
+    expect_refused(reply, {422}, {code}, what)
+    documents = reply.body.get("documents") if isinstance(reply.body, dict) else None
+    if answer_level or not documents:
+        return
+    if not any(isinstance(d, dict) and d.get("format") == SDJWT_FORMAT and any(
+            isinstance(ch, dict) and ch.get("id") == CHECK_TD and ch.get("outcome") == "failed"
+            and ch.get("code") == code for ch in d.get("checks", [])) for d in documents):
+        raise reply.fail(f"{what}: no dc+sd-jwt document whose {CHECK_TD} failed with {code}")
+    for document in documents:
+        failed = any(isinstance(ch, dict) and ch.get("outcome") == "failed" for ch in document.get("checks", []))
+        if failed and "claims" in document:
+            raise reply.fail(f"{what}: a document with a failed check carries claims")
+
+
+def scenario_txdata_refused(case: TxRefused, flow: str) -> Callable[[Client], tuple]:
+    def run(c: Client) -> tuple:
+        reply: Reply | None = None
+        for mutate in case.mutations:
+            s = _tx_session(c, flow, case.dcql, case.entries() if case.entries else None)
+            claims, only = mutate(s)
+            reply = _deliver(c, s, vp_token(s, session_transcript(s), tx_claims=claims, only=only))
+            expect_txdata_refused(reply, case.code, case.what, case.answer_level)
+        assert reply is not None
+        return reply.status, reply_code(reply), f"{_how(s)}: {case.what}: refused"
+    return run
+
+
+# Creation refusals: (what, DCQL, transaction_data as the integrator sends it).
+def _entry_of_size(size: int) -> dict:
+    """A qes_authorization entry whose compact JSON is exactly `size` bytes (its document label padded)."""
+    entry = txd.qes_authorization(["pid"])
+    base = len(txd.compact_bytes(entry))
+    entry["documentDigests"][0]["label"] += "x" * (size - base)
+    assert len(txd.compact_bytes(entry)) == size
+    return entry
+
+
+def _with(entry: dict, **changes: Any) -> dict:
+    """`entry` with members replaced in place (order kept), added at the end, or (None) removed."""
+    out = dict(entry)
+    for name, value in changes.items():
+        if value is None:
+            out.pop(name, None)
+        else:
+            out[name] = value
+    return out
+
+
+def _qes() -> dict:
+    return txd.qes_authorization(["pid"])
+
+
+def _pay(**payload_changes: Any) -> dict:
+    return txd.payment(["pid"], **payload_changes)
+
+
+TD_INVALID_CASES: list[tuple[str, dict, Callable[[], Any]]] = [
+    ("an object, not an array", PID_DCQL, _qes),
+    ("an empty array", PID_DCQL, lambda: []),
+    ("nine entries", PID_DCQL, lambda: [_qes() for _ in range(9)]),
+    ("an entry that is a string (already encoded)", PID_DCQL, lambda: [txd.encode(_qes())]),
+    ("an entry of 4097 bytes", PID_DCQL, lambda: [_entry_of_size(4097)]),
+    ("five entries of 3300 bytes (16500 in all)", PID_DCQL, lambda: [_entry_of_size(3300) for _ in range(5)]),
+    ("type missing", PID_DCQL, lambda: [_with(_qes(), type=None)]),
+    ("type empty", PID_DCQL, lambda: [_with(_qes(), type="")]),
+    ("type a number", PID_DCQL, lambda: [_with(_qes(), type=7)]),
+    ("credential_ids missing", PID_DCQL, lambda: [_with(_qes(), credential_ids=None)]),
+    ("credential_ids empty", PID_DCQL, lambda: [_with(_qes(), credential_ids=[])]),
+    ("credential_ids a string", PID_DCQL, lambda: [_with(_qes(), credential_ids="pid")]),
+    ("credential_ids holding a number", PID_DCQL, lambda: [_with(_qes(), credential_ids=["pid", 1])]),
+    ("credential_ids naming pid twice", PID_DCQL, lambda: [_with(_qes(), credential_ids=["pid", "pid"])]),
+    ("credential_ids naming no credential query", PID_DCQL, lambda: [_with(_qes(), credential_ids=["passport"])]),
+    ("transaction_data_hashes_alg a string", PID_DCQL, lambda: [_with(_pay(), transaction_data_hashes_alg="sha-256")]),
+    ("transaction_data_hashes_alg empty", PID_DCQL, lambda: [_with(_pay(), transaction_data_hashes_alg=[])]),
+    ("transaction_data_hashes_alg md5", PID_DCQL, lambda: [_with(_pay(), transaction_data_hashes_alg=["md5"])]),
+    ("transaction_data_hashes_alg sha3-256", PID_DCQL,
+     lambda: [_with(_pay(), transaction_data_hashes_alg=["sha3-256"])]),
+    ("transaction_data_hashes_alg SHA-256 (names are case-sensitive)", PID_DCQL,
+     lambda: [_with(_pay(), transaction_data_hashes_alg=["SHA-256"])]),
+    ("transaction_data_hashes_alg holding a number", PID_DCQL,
+     lambda: [_with(_pay(), transaction_data_hashes_alg=["sha-256", 256])]),
+]
+TD_TYPE_CASES: list[tuple[str, dict, Callable[[], Any]]] = [
+    ("a TS12 type the service does not list", PID_DCQL, lambda: [_with(_pay(), type=txd.TYPE_NOT_CONFIGURED)]),
+    ("urn:eudi:sca:payment:2", PID_DCQL, lambda: [_with(_pay(), type="urn:eudi:sca:payment:2")]),
+    ("the payment type in upper case", PID_DCQL, lambda: [_with(_pay(), type=txd.TYPE_PAYMENT.upper())]),
+    ("the spec's example_type", PID_DCQL, lambda: [{"type": "example_type", "credential_ids": ["pid"]}]),
+    ("qes_authorisation (one letter off) after an accepted payment", PID_DCQL,
+     lambda: [_pay(), _with(_qes(), type="qes_authorisation")]),
+]
+TD_SCHEMA_CASES: list[tuple[str, dict, Callable[[], Any]]] = [
+    ("payment without payload (its members at the top level)", PID_DCQL,
+     lambda: [_with(_pay(), payload=None) | txd.payment_payload()]),
+    ("payload not an object", PID_DCQL, lambda: [_with(_pay(), payload="23.58 EUR to the test shop")]),
+    ("payload without amount", PID_DCQL, lambda: [_pay(amount=None)]),
+    ("payload.payee without id", PID_DCQL, lambda: [_pay(payee={"name": "Test Shop"})]),
+    ("payload with tip_requested (additionalProperties false)", PID_DCQL, lambda: [_pay(tip_requested=True)]),
+    ("payload.currency in lower case", PID_DCQL, lambda: [_pay(currency="eur")]),
+    ("payload.amount a string", PID_DCQL, lambda: [_pay(amount="23.58")]),
+    ("payload.transaction_id of 37 characters", PID_DCQL, lambda: [_pay(transaction_id="X" * 37)]),
+    ("payload.recurrence without frequency", PID_DCQL,
+     lambda: [_pay(recurrence={"start_date": "2030-01-01T00:00:00+00:00"})]),
+    ("payload.recurrence.frequency MONTHLY", PID_DCQL, lambda: [_pay(recurrence={"frequency": "MONTHLY"})]),
+    ("a valid qes_authorization, then a payment whose payee.name is a number", PID_DCQL,
+     lambda: [_qes(), _pay(payee={"name": 5, "id": "DE89370400440532013000"})]),
+]
+TD_NOT_BINDABLE_CASES: list[tuple[str, dict, Callable[[], Any]]] = [
+    ("a qes_authorization naming the mso_mdoc query", PID_AND_MDL_DCQL,
+     lambda: [txd.qes_authorization(["mdl"])]),
+    ("a payment naming the dc+sd-jwt and the mso_mdoc query", PID_AND_MDL_DCQL,
+     lambda: [txd.payment(["pid", "mdl"])]),
+    ("a payment naming a dc+sd-jwt query with require_cryptographic_holder_binding false", UNBOUND_PID_DCQL,
+     lambda: [txd.payment(["pid"])]),
+]
+
+
+def _create_on(c: Client, route: str, dcql: dict, transaction_data: Any, raw: str | None = None) -> Reply:
+    """POST the request creation of `route` (dc_api and cross-device: /v1/oid4vp/requests; presentations:
+    /v1/presentations/requests) with `transaction_data`, or with the JSON text `raw` in its place."""
+    if route == "presentations":
+        path, body = "/v1/presentations/requests", {"origin": ORIGIN, "dcql_query": dcql}
+    else:
+        path, body = "/v1/oid4vp/requests", {"origin": ORIGIN, "dcql_query": dcql, "flow": route}
+        if route == "dc_api":
+            body |= {"responseMode": "dc_api.jwt", "signed": True}
+    if raw is None:
+        return c.post_json(path, body | {"transaction_data": transaction_data})
+    marker = "TRANSACTION-DATA-PLACEHOLDER"
+    text = json.dumps(body | {"transaction_data": marker}).replace(json.dumps(marker), raw)
+    return c.send("POST", path, text.encode(), "application/json")
+
+
+def scenario_txdata_creation_refused(code: str, cases: list[tuple[str, dict, Callable[[], Any]]],
+                                     repeated_member: bool = False) -> Callable[[Client], tuple]:
+    """Each case refused with 400 `code` over /v1/oid4vp/requests (dc_api, cross-device) and
+    /v1/presentations/requests, after a valid payment + qes_authorization request was accepted on each (so the
+    refusals are not the route's or the configuration's)."""
+    def run(c: Client) -> tuple:
+        count = 0
+        for route in TX_CREATION_ROUTES:
+            control = _create_on(c, route, PID_DCQL, [_pay(), _qes()])
+            if control.status != 201:
+                raise control.fail(f"the valid control request over {route} was not accepted")
+            for what, dcql, entries in cases:
+                reply = _create_on(c, route, dcql, entries())
+                expect_refused(reply, {400}, {code}, f"{what} over {route}")
+                count += 1
+            if repeated_member:
+                entry = txd.compact_bytes(_qes()).decode()
+                raw = '[{"type":"qes_authorization",' + entry[1:] + "]"
+                reply = _create_on(c, route, PID_DCQL, None, raw)
+                expect_refused(reply, {400}, CODES_TD_REPEATED_MEMBER, f"an entry with type twice over {route}")
+                count += 1
+        return 400, code, f"{count} refusals over {', '.join(TX_CREATION_ROUTES)} (each route's valid control 201)"
+    return run
+
+
+def scenario_no_txdata_member(c: Client) -> tuple:
+    """A request without transaction data carries no transaction_data member (not [] or null) and its 201 no
+    transactionData: signed and unsigned DC API, cross-device, /v1/presentations, and the documents shorthand."""
+    made = [("signed dc_api.jwt", c.make(dcql_query=PID_DCQL)),
+            ("unsigned dc_api", c.make(signed=False, mode="dc_api", dcql_query=PID_DCQL)),
+            ("cross-device", c.make_cross_device(dcql_query=PID_DCQL)[0]),
+            ("/v1/presentations", c.make_presentation(PID_DCQL)),
+            ("mdoc documents shorthand", c.make())]
+    for what, s in made:  # _transaction_data_sent checked the 201 already
+        expect("transaction_data" not in s.params and not s.transaction_data, f"{what}: transaction_data present")
+    return 201, None, "no transaction_data member, no transactionData: " + ", ".join(w for w, _ in made)
+
+
+def txdata_scenarios() -> dict[str, Callable[[Client], tuple]]:
+    out: dict[str, Callable[[Client], tuple]] = {}
+    for case in TXDATA_VERIFIED:
+        for suffix, flow in TX_FLOWS.items():
+            out[f"txdata-{case.name}{suffix}"] = scenario_txdata_verified(case, flow)
+    out["txdata-payment-unsigned"] = scenario_txdata_verified(TXDATA_VERIFIED[0], "dc_api-unsigned")
+    out["txdata-presentations"] = scenario_txdata_verified(
+        TxHappy("presentations", "payment and qes_authorization, objects reported",
+                lambda: [txd.payment(["pid"]), txd.qes_authorization(["pid"])], objects=True), "presentations")
+    for case in TXDATA_REFUSED:
+        for suffix, flow in TX_FLOWS.items():
+            out[f"txdata-{case.name}{suffix}"] = scenario_txdata_refused(case, flow)
+    out["txdata-refused-invalid"] = scenario_txdata_creation_refused(CODE_TD_INVALID, TD_INVALID_CASES,
+                                                                     repeated_member=True)
+    out["txdata-refused-type-not-allowed"] = scenario_txdata_creation_refused(CODE_TD_TYPE_NOT_ALLOWED, TD_TYPE_CASES)
+    out["txdata-refused-schema-mismatch"] = scenario_txdata_creation_refused(CODE_TD_SCHEMA_MISMATCH,
+                                                                             TD_SCHEMA_CASES)
+    out["txdata-refused-not-bindable"] = scenario_txdata_creation_refused(CODE_TD_NOT_BINDABLE,
+                                                                          TD_NOT_BINDABLE_CASES)
+    out["no-txdata-member"] = scenario_no_txdata_member
+    return out
+
+
 SCENARIOS: dict[str, Callable[[Client], tuple]] = {
     "trusted-authorities": scenario_trusted_authorities,
     "request-shape": scenario_request_shape,
@@ -1584,6 +2116,7 @@ SCENARIOS: dict[str, Callable[[Client], tuple]] = {
                                                                  "cross-device KB-JWT with aud origin:<origin>",
                                                                  cross_device=True, audience="dc-api"),
 }
+SCENARIOS |= txdata_scenarios()
 
 
 def run_scenarios(client: Client, names: list[str]) -> int:
@@ -1779,10 +2312,12 @@ def _self_test_jwe() -> str:
 
 def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt", origin: str = ORIGIN,
                   documents: list = DEFAULT_DOCUMENTS, flow: str = "dc_api", tamper: str | None = None,
-                  dcql_query: dict | None = None) -> tuple[Any, ec.EllipticCurvePrivateKey]:
+                  dcql_query: dict | None = None,
+                  transaction_data: list | None = None) -> tuple[Any, ec.EllipticCurvePrivateKey]:
     """What a conforming service would send (DC API answer, or for flow cross-device the request object JWS),
     signed with joserfc; `dcql_query` replaces the query built from `documents` (with dc+sd-jwt metadata when it asks
-    for an SD-JWT VC). `tamper` breaks one thing. Returns (answer or JWS, response-encryption private key)."""
+    for an SD-JWT VC); `transaction_data` (a list, even empty) becomes the request's member. `tamper` breaks one
+    thing. Returns (answer or JWS, response-encryption private key)."""
     from joserfc import jws
     from joserfc.jwk import ECKey
     root, _, leaf, leaf_key = chain
@@ -1820,6 +2355,10 @@ def _fake_service(chain: tuple, *, signed: bool = True, mode: str = "dc_api.jwt"
         "dcql_query": dcql_query if dcql_query is not None else {"credentials": credentials},
         "client_metadata": metadata,
     }
+    if transaction_data is not None:
+        params["transaction_data"] = transaction_data
+    if tamper == "transaction-data-null":
+        params["transaction_data"] = None
     leaf_der = leaf.public_bytes(serialization.Encoding.DER)
     root_der = root.public_bytes(serialization.Encoding.DER)
     if signed:
@@ -1978,9 +2517,12 @@ def _jwt_part(compact: str, index: int) -> dict:
     return strict_json(b64url_strict(compact.split(".")[index], "JWT part"), "JWT part")
 
 
-def _check_sdjwt_presentation(presentation: str, s: Session, query: dict) -> str:
+def _check_sdjwt_presentation(presentation: str, s: Session, query: dict, *, tx: dict | None = None,
+                              expected_claims: dict | None = None) -> str:
     """One wallet presentation against the PyPI sd-jwt reference implementation, sd_jwt_vc.py's MiniVerifier and a
-    hand-made sd_hash. Returns a one-word summary."""
+    hand-made sd_hash; the KB-JWT carries exactly the transaction data claims `tx` besides its own. Returns a
+    one-word summary."""
+    expected_claims = PID_QUERY_CLAIMS if expected_claims is None else expected_claims
     from jwcrypto.jwk import JWK
     from sd_jwt.verifier import SDJWTVerifier
     issuer = SDJWT_ISSUERS["test"]()
@@ -1999,7 +2541,7 @@ def _check_sdjwt_presentation(presentation: str, s: Session, query: dict) -> str
     prefix = presentation[:presentation.rindex("~") + 1]
     hand_made = base64.urlsafe_b64encode(hashlib.sha256(prefix.encode("ascii")).digest()).rstrip(b"=").decode()
     if kb_header != {"alg": "ES256", "typ": KB_TYP} or kb_payload != {
-            "iat": now(), "nonce": s.nonce, "aud": s.kb_audience, "sd_hash": hand_made}:
+            "iat": now(), "nonce": s.nonce, "aud": s.kb_audience, "sd_hash": hand_made} | (tx or {}):
         raise AssertionError(f"KB-JWT {kb_header} {kb_payload}")
     # the reference implementation (it checks the KB-JWT's signature with cnf.jwk, nonce and aud)
     key = JWK.from_pem(issuer.cert.public_key().public_bytes(serialization.Encoding.PEM,
@@ -2007,7 +2549,7 @@ def _check_sdjwt_presentation(presentation: str, s: Session, query: dict) -> str
     verified = SDJWTVerifier(presentation, lambda _iss, _header: key, expected_aud=s.kb_audience,
                              expected_nonce=s.nonce).get_verified_payload()
     base = {k: payload[k] for k in ("iss", "iat", "exp", "vct", "cnf")}
-    if verified != base | PID_QUERY_CLAIMS:
+    if verified != base | expected_claims:
         raise AssertionError(f"PyPI sd-jwt reads {verified}")
     for wrong in ({"expected_aud": "origin:https://nowhere.example", "expected_nonce": s.nonce},
                   {"expected_aud": s.kb_audience, "expected_nonce": "another-nonce"}):
@@ -2019,7 +2561,7 @@ def _check_sdjwt_presentation(presentation: str, s: Session, query: dict) -> str
     # sd_jwt_vc.py's independent verifier, with the DCQL query
     judged = sv.MiniVerifier([anchor], {}).verify(presentation, now=now(), nonce=s.nonce, audience=s.kb_audience,
                                                   require_kb=True, query=query)
-    if not judged["verified"] or judged["claims"] != base | PID_QUERY_CLAIMS:
+    if not judged["verified"] or judged["claims"] != base | expected_claims:
         raise AssertionError(f"sd_jwt_vc.MiniVerifier: {judged}")
     return "ok"
 
@@ -2126,9 +2668,276 @@ def _self_test_sdjwt() -> str:
         _now = saved
 
 
+# The claims of PID2_QUERY (sd_jwt_vc.pid_model()), written out by hand.
+PID2_QUERY_CLAIMS = {"birthdate": "1964-08-12"}
+SPEC_DIR = TV / "sdjwt-spec"
+TS12_PAYMENT_SCHEMA = TV / "transaction-data" / "ts12-urn-eudi-sca-payment-1-data-model.json"
+
+
+def _independent_digest(text: str, alg: str) -> str:
+    """base64url(HASH(ASCII of text)) with cryptography's hashes and the base64 module (not transaction_data.py)."""
+    algorithm = {"sha-256": hashes.SHA256, "sha-384": hashes.SHA384, "sha-512": hashes.SHA512}[alg]()
+    digest = hashes.Hash(algorithm)
+    digest.update(text.encode("ascii"))
+    return base64.urlsafe_b64encode(digest.finalize()).decode().rstrip("=")
+
+
+def _judge_transaction_data(strings: list[str], kb: dict[str, dict], presented: list[str]) -> list[str]:
+    """OpenID4VP B.3.3.1 and 5.1 as the brief gives verifierd's codes, re-derived for the self-test: each presented
+    credential's KB-JWT claims against the entries addressed to it, then every entry approved exactly once. Returns
+    the failure codes (empty: verified)."""
+    objects = [json.loads(base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))) for s in strings]
+    codes: list[str] = []
+    failed: set[str] = set()
+    approved: dict[int, list[str]] = {i: [] for i in range(len(strings))}
+    for cid in presented:
+        claims = kb.get(cid, {})
+        addressed = [i for i, o in enumerate(objects) if cid in o["credential_ids"]]
+
+        def fail(code: str) -> None:
+            codes.append(code)
+            failed.add(cid)
+        if not addressed:
+            if "transaction_data_hashes" in claims or "transaction_data_hashes_alg" in claims:
+                fail(CODE_TD_HASH_UNKNOWN)
+            continue
+        mine: list[int] = []
+        value = claims.get("transaction_data_hashes")
+        if "transaction_data_hashes" in claims:  # a KB-JWT that approves nothing needs no algorithm
+            listed = any("transaction_data_hashes_alg" in objects[i] for i in addressed)
+            alg = claims.get("transaction_data_hashes_alg", None if listed else "sha-256")
+            if alg not in ("sha-256", "sha-384", "sha-512"):  # missing when listed, not a string, or unknown
+                fail(CODE_TD_ALG_NOT_OFFERED)
+                continue
+            if not (isinstance(value, list) and value and all(
+                    isinstance(x, str) and x and set(x) <= B64URL_ALPHABET for x in value)):
+                fail(CODE_TD_HASHES_MALFORMED)
+                continue
+            expected = [_independent_digest(strings[i], alg) for i in addressed]
+            problem, last = None, -1
+            for text in value:
+                if text not in expected:
+                    problem = CODE_TD_HASH_UNKNOWN
+                    break
+                position = expected.index(text)
+                if addressed[position] in mine:
+                    problem = CODE_TD_HASH_DUPLICATE
+                    break
+                if position < last:
+                    problem = CODE_TD_HASH_ORDER
+                    break
+                last = position
+                if alg not in objects[addressed[position]].get("transaction_data_hashes_alg", ["sha-256"]):
+                    problem = CODE_TD_ALG_NOT_OFFERED
+                    break
+                mine.append(addressed[position])
+            if problem:
+                fail(problem)
+                continue
+        if any(objects[i]["credential_ids"] == [cid] and i not in mine for i in addressed):
+            fail(CODE_TD_HASH_MISSING)
+            continue
+        for i in mine:
+            approved[i].append(cid)
+    for i, by in approved.items():
+        if len(by) > 1:
+            codes.append(CODE_TD_APPROVED_TWICE)
+        elif not by:
+            naming = [cid for cid in presented if cid in objects[i]["credential_ids"]]
+            if not naming:
+                return codes + [CODE_TD_NOT_APPROVED]
+            if not any(cid in failed for cid in naming):
+                codes.append(CODE_TD_HASH_MISSING)
+    return codes
+
+
+def _tx_fake_session(chain: tuple, flow: str, dcql: dict, sent: list[dict] | None,
+                     objects: bool = False) -> Session:
+    """A session the wallet reads from a request made here (signed dc_api.jwt, or a cross-device request object)
+    carrying `sent` as a conforming service encodes it."""
+    strings = [txd.encode(e) for e in sent] if sent is not None else None
+    root = chain[0]
+    if flow == "dc_api":
+        made, _ = _fake_service(chain, dcql_query=dcql, transaction_data=strings)
+        s = check_dc_api_answer(made, ORIGIN, True, "dc_api.jwt", root)
+    else:
+        token, _ = _fake_service(chain, mode="direct_post.jwt", flow="cross-device", dcql_query=dcql,
+                                 transaction_data=strings)
+        _, params, leaf = check_signed_request(token, root)
+        parsed = check_request_object(params, signed=True, response_mode="direct_post.jwt", origin=None)
+        s = Session("self-test", "cross-device", ORIGIN, True, "direct_post.jwt", params, params["client_id"],
+                    parsed["nonce"], parsed["credentials"], parsed["jwk"], parsed["enc_values"],
+                    parsed["response_uri"], leaf, transaction_data=parsed["transaction_data"])
+    if sent is None:
+        expect("transaction_data" not in s.params and not s.transaction_data, "transaction_data appeared")
+    else:
+        txd.check_sent(s.transaction_data, sent)
+    s.report_objects = objects
+    return s
+
+
+def _kb_claims_by_joserfc(presentation: str) -> tuple[dict, dict]:
+    """The KB-JWT of an SD-JWT+KB, signature verified by joserfc with the issuer-signed cnf.jwk: (header, claims)."""
+    from joserfc import jwt
+    from joserfc.jwk import ECKey
+    issuer_jwt, kb = presentation.split("~")[0], presentation.split("~")[-1]
+    cnf = _jwt_part(issuer_jwt, 1)["cnf"]["jwk"]
+    token = jwt.decode(kb, ECKey.import_key(cnf), algorithms=["ES256"])
+    return dict(token.header), dict(token.claims)
+
+
+def _self_test_txdata() -> str:
+    """Transaction data: the wallet's request checks (and refusals), its KB-JWT claims checked with joserfc (signature,
+    claims) and PyPI sd-jwt (the whole SD-JWT+KB, valid cases) with hashes recomputed with cryptography, every
+    negative scenario's answer judged by _judge_transaction_data with the code it expects, the TS12 schema with
+    jsonschema, the creation-refusal cases' sizes, and the OpenID4VP KB-JWT example's hash."""
+    global _now
+    try:
+        import jsonschema
+    except ImportError:  # the pinned environment has it (requirements.txt); elsewhere the schema step is skipped
+        jsonschema = None
+    saved, _now = _now, sv.NOW
+    try:
+        chain = g.reader_auth_chain("oid4vp-wallet-self-test", "2024-01-01T00:00:00Z", "2124-01-01T00:00:00Z")
+        root = chain[0]
+        # 1. the request: read, compared with what was sent, refused when broken
+        sent = [txd.payment(["pid"]), txd.qes_authorization(["pid"])]
+        s = _tx_fake_session(chain, "dc_api", PID_DCQL, sent)
+        for what, other in (("reordered", sent[::-1]), ("member order", [dict(reversed(list(sent[0].items()))),
+                                                                          sent[1]]),
+                            ("one entry fewer", sent[:1])):
+            try:
+                txd.check_sent(s.transaction_data, other)
+                raise AssertionError(f"check_sent accepted the entries {what}")
+            except txd.TransactionDataError:
+                pass
+        strings = [txd.encode(e) for e in sent]
+        padded = strings[0] + "=" * (-len(strings[0]) % 4)
+        if padded == strings[0]:
+            padded = strings[0] + "=="
+        broken = {
+            "non-empty array": (PID_DCQL, []),
+            "not a string": (PID_DCQL, [sent[0]]),
+            "unpadded base64url": (PID_DCQL, [padded]),
+            "not compact JSON": (PID_DCQL, [txd.b64url(json.dumps(sent[0], ensure_ascii=False).encode())]),
+            "repeats member": (PID_DCQL, [txd.b64url(b'{"type":"a","type":"b","credential_ids":["pid"]}')]),
+            "no credential query": (PID_DCQL, [txd.encode(txd.payment(["passport"]))]),
+            "mso_mdoc query": (PID_AND_MDL_DCQL, [txd.encode(txd.payment(["mdl"]))]),
+            "require_cryptographic_holder_binding": (UNBOUND_PID_DCQL, [txd.encode(txd.payment(["pid"]))]),
+            "transaction_data_hashes_alg": (PID_DCQL, [txd.encode(dict(txd.payment(["pid"]),
+                                                                     transaction_data_hashes_alg="sha-256"))]),
+            "type is not": (PID_DCQL, [txd.encode({"type": "", "credential_ids": ["pid"]})]),
+            "distinct ids": (PID_DCQL, [txd.encode(txd.payment(["pid", "pid"]))]),
+        }
+        for needle, (dcql, value) in broken.items():
+            bad, _ = _fake_service(chain, dcql_query=dcql, transaction_data=value)
+            _expect_failure(f"transaction_data, {needle}", lambda: check_dc_api_answer(bad, ORIGIN, True, "dc_api.jwt",
+                                                                                      root), needle)
+        null, _ = _fake_service(chain, dcql_query=PID_DCQL, tamper="transaction-data-null")
+        _expect_failure("transaction_data null", lambda: check_dc_api_answer(null, ORIGIN, True, "dc_api.jwt", root),
+                        "non-empty array")
+        # 2. honest answers: joserfc, PyPI sd-jwt, the hashes recomputed, the judge
+        happy = list(TXDATA_VERIFIED) + [TxHappy("presentations", "", lambda: [txd.payment(["pid"]),
+                                                                               txd.qes_authorization(["pid"])],
+                                                 objects=True)]
+        checked = 0
+        for case in happy:
+            for flow in ("dc_api", "cross-device"):
+                s = _tx_fake_session(chain, flow, case.dcql, case.entries(), case.objects)
+                vp = vp_token(s, b"")
+                strings = s.params["transaction_data"]
+                presented = [q.id for q in s.credentials]
+                kb_claims: dict[str, dict] = {}
+                for query in case.dcql["credentials"]:
+                    presentation = vp[query["id"]][0]
+                    header, claims = _kb_claims_by_joserfc(presentation)
+                    if header.get("typ") != KB_TYP or claims.get("nonce") != s.nonce or claims.get("aud") != s.kb_audience:
+                        raise AssertionError(f"{case.name}: joserfc reads {header} {claims}")
+                    # independently: the first named presented credential approves; the first common algorithm
+                    mine = [i for i, text in enumerate(strings) if next(
+                        c for c in json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))["credential_ids"]
+                        if c in presented) == query["id"]]
+                    offers = [json.loads(base64.urlsafe_b64decode(strings[i] + "=" * (-len(strings[i]) % 4))).get(
+                        "transaction_data_hashes_alg") for i in mine]
+                    tx: dict[str, Any] = {}
+                    if mine:
+                        named = any(o is not None for o in offers)
+                        lists = [o or ["sha-256"] for o in offers]
+                        alg = next(a for a in lists[0] if all(a in other for other in lists)) if named else "sha-256"
+                        tx["transaction_data_hashes"] = [_independent_digest(strings[i], alg) for i in mine]
+                        if named:
+                            tx["transaction_data_hashes_alg"] = alg
+                    if {k: v for k, v in claims.items() if k.startswith("transaction_data")} != tx:
+                        raise AssertionError(f"{case.name} {flow} {query['id']}: KB-JWT {claims}, expected {tx}")
+                    kb_claims[query["id"]] = tx
+                    _check_sdjwt_presentation(presentation, s, query, tx=tx, expected_claims=PID_QUERY_CLAIMS
+                                              if query["id"] == "pid" else PID2_QUERY_CLAIMS)
+                    checked += 1
+                if _judge_transaction_data(strings, kb_claims, presented):
+                    raise AssertionError(f"{case.name}: the judge refuses the honest answer: "
+                                         f"{_judge_transaction_data(strings, kb_claims, presented)}")
+        # 3. each negative scenario's answer: exactly its code
+        for case in TXDATA_REFUSED:
+            for flow in ("dc_api", "cross-device"):
+                for mutate in case.mutations:
+                    s = _tx_fake_session(chain, flow, case.dcql, case.entries() if case.entries else None)
+                    claims_override, only = mutate(s)
+                    vp = vp_token(s, b"", tx_claims=claims_override, only=only)
+                    presented = list(vp)
+                    kb = {cid: {k: v for k, v in _kb_claims_by_joserfc(vp[cid][0])[1].items()
+                                if k.startswith("transaction_data")} for cid in presented}
+                    codes = _judge_transaction_data(s.params.get("transaction_data", []), kb, presented)
+                    if codes != [case.code]:
+                        raise AssertionError(f"txdata-{case.name} ({flow}): judged {codes}, not [{case.code}]")
+        # 4. TS12: the schema applies to payload; the test payloads pass or fail it as their cases say
+        valid: list[dict] = []
+        if jsonschema is not None:
+            schema = json.loads(TS12_PAYMENT_SCHEMA.read_text())
+            validator = jsonschema.Draft202012Validator(schema)
+
+            def payments(entries: Any) -> list[dict]:
+                return [e for e in (entries if isinstance(entries, list) else [entries])
+                        if isinstance(e, dict) and e.get("type") == txd.TYPE_PAYMENT]
+            valid = [e for case in TXDATA_VERIFIED for e in payments(case.entries())]
+            valid += [e for case in TXDATA_REFUSED if case.entries for e in payments(case.entries())]
+            for cases in (TD_INVALID_CASES, TD_TYPE_CASES, TD_NOT_BINDABLE_CASES):
+                valid += [e for _, _, entries in cases for e in payments(entries()) if "payload" in e]
+            for entry in valid:
+                if not validator.is_valid(entry["payload"]):
+                    raise AssertionError(f"a payload the tests send as valid fails TS12: {entry['payload']}")
+            if validator.is_valid(txd.payment(["pid"])):
+                raise AssertionError("a whole TS12 entry passes the payload schema")
+            for what, _, entries in TD_SCHEMA_CASES:
+                if all("payload" in e and validator.is_valid(e["payload"]) for e in payments(entries())):
+                    raise AssertionError(f"schema case {what!r}: every payment payload passes TS12")
+        # 5. the creation cases are what they say
+        sizes = {what: [len(txd.compact_bytes(e)) for e in entries()] for what, _, entries in TD_INVALID_CASES
+                 if "bytes" in what}
+        big, total = sizes["an entry of 4097 bytes"], sizes["five entries of 3300 bytes (16500 in all)"]
+        if big != [4097] or sum(total) <= 16384 or max(total) > 4096:
+            raise AssertionError(f"the size cases: {sizes}")
+        # 6. OpenID4VP 1.0 B.3.6: the KB-JWT example's hash is the SHA-256 of the string in the vector file
+        example = json.loads((SPEC_DIR / "openid4vp-1.0" / "response" / "kb_jwt_unsecured.json").read_text())
+        vector = json.loads((SPEC_DIR / "openid4vp-transaction-data-hash.json").read_text())
+        if example["transaction_data_hashes"] != [vector["transactionDataHash"]] \
+                or "transaction_data_hashes_alg" in example \
+                or _independent_digest(vector["hashedString"], "sha-256") != vector["transactionDataHash"] \
+                or txd.digest(vector["hashedString"]) != vector["transactionDataHash"] \
+                or json.loads(b64url_strict(vector["hashedString"], "hashedString")) != vector["hashedStringDecoded"]:
+            raise AssertionError("the OpenID4VP KB-JWT example's transaction data hash")
+        return (f"transaction data: request read, compared with what was sent, {len(broken) + 1} broken requests "
+                f"refused; {checked} honest KB-JWTs verified by joserfc and PyPI sd-jwt with hashes recomputed; "
+                f"{sum(len(c.mutations) for c in TXDATA_REFUSED) * 2} negative answers judged with their codes; "
+                + (f"TS12 payloads {len(valid)} valid, {len(TD_SCHEMA_CASES)} mismatches, schema on payload; "
+                   if jsonschema is not None else "TS12 schema step skipped (no jsonschema); ")
+                + "size cases; the OpenID4VP B.3.6 example hash = SHA-256 of the SD-JWT draft's address disclosure")
+    finally:
+        _now = saved
+
+
 def self_test(eudi_dir: Path) -> int:
     steps: list[Callable[[], str]] = [lambda: _self_test_transcripts(eudi_dir), _self_test_jwe, _self_test_requests,
-                                      _self_test_holder, _self_test_sdjwt]
+                                      _self_test_holder, _self_test_sdjwt, _self_test_txdata]
     failed = 0
     for step in steps:
         try:

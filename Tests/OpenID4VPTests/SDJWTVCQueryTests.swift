@@ -93,7 +93,7 @@ import Testing
         let session = Self.session(flow: flow, query: query)
         let seen = Mutex<[String]>([])
         let verifier = OpenID4VPVerifier(mdoc: { _, _, _ in .failure(.deviceResponseMalformed, "not an mdoc") },
-                                         sdJwtVc: { presentation, nonce, audience, query in
+                                         sdJwtVc: { presentation, nonce, audience, query, _ in
             seen.withLock { $0 = [presentation, nonce, audience, query?.vctValues.first ?? ""] }
             return .failure(FailureCode(rawValue: "INJECTED"), "the injected verdict")
         })
@@ -114,7 +114,7 @@ import Testing
     @Test func aPresentationOfTheWrongFormatIsRefused() async throws {
         let query = try Self.parse(#"{"credentials":[{"id":"mdl","format":"mso_mdoc","meta":{"doctype_value":"x"},"claims":[{"path":["n","e"]}]}]}"#)
         let verifier = OpenID4VPVerifier(mdoc: { _, _, _ in .failure(.deviceResponseMalformed, "x") },
-                                         sdJwtVc: { _, _, _, _ in .failure(FailureCode(rawValue: "REACHED"), "x") })
+                                         sdJwtVc: { _, _, _, _, _ in .failure(FailureCode(rawValue: "REACHED"), "x") })
         let verdict = await verifier.verify(.plain(VPToken(presentations: ["mdl": ["a.b.c~"]])), session: Self.session(flow: .digitalCredentialsAPI, query: query))
         #expect(verdict.failureCode == .vpTokenMalformed)
         let offline = await verifier.verify(.plain(VPToken(presentations: ["x": ["a.b.c~"]])),

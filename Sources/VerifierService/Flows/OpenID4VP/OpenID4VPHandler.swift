@@ -33,11 +33,15 @@ struct OpenID4VPHandler: Sendable {
         if requested.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
+        let transactionData = try TransactionDataRequest.read(request, present: body.transaction_data != nil, report: body.transactionDataReport,
+                                                              query: requested, policy: oid4vp.transactionData)
         switch body.flow ?? "dc_api" {
         case "dc_api":
-            return try await createDigitalCredentialsRequest(body, requested: requested, oid4vp: oid4vp, for: integrator)
+            return try await createDigitalCredentialsRequest(body, requested: requested, transactionData: transactionData, oid4vp: oid4vp,
+                                                             for: integrator)
         case "cross-device":
-            return try await createCrossDeviceRequest(body, requested: requested, oid4vp: oid4vp, for: integrator)
+            return try await createCrossDeviceRequest(body, requested: requested, transactionData: transactionData, oid4vp: oid4vp,
+                                                      for: integrator)
         default:
             throw ServiceProblem.invalidRequest("\"flow\" is \"dc_api\" or \"cross-device\"")
         }
@@ -70,7 +74,7 @@ struct OpenID4VPHandler: Sendable {
         return query
     }
 
-    private func createDigitalCredentialsRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery,
+    private func createDigitalCredentialsRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery, transactionData: TransactionData?,
                                                  oid4vp: ServiceConfiguration.OpenID4VP, for integrator: Integrator)
         async throws(ServiceProblem) -> HTTPServerResponse
     {
@@ -93,7 +97,7 @@ struct OpenID4VPHandler: Sendable {
         let made: OpenID4VPRequest
         do {
             made = try OpenID4VPRequest(origin: origin, query: requested, mode: mode, signer: signer,
-                                        verifierInfo: registration.map { [$0.verifierInfo] } ?? [])
+                                        verifierInfo: registration.map { [$0.verifierInfo] } ?? [], transactionData: transactionData)
         } catch {
             throw ServiceProblem(.internalServerError, "READER_AUTH_FAILED", "the request object could not be signed")
         }
@@ -104,10 +108,11 @@ struct OpenID4VPHandler: Sendable {
             ("sessionId", .string(opened.id)),
             ("expiresAt", .string(ReportJSON.timestamp(opened.expiresAt))),
             ("request", made.digitalCredentialsRequest),
+            ("transactionData", Self.sent(transactionData)),
         ]), status: .created)
     }
 
-    private func createCrossDeviceRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery,
+    private func createCrossDeviceRequest(_ body: OpenID4VPRequestBody, requested: DCQLQuery, transactionData: TransactionData?,
                                           oid4vp: ServiceConfiguration.OpenID4VP, for integrator: Integrator)
         async throws(ServiceProblem) -> HTTPServerResponse
     {
@@ -144,7 +149,7 @@ struct OpenID4VPHandler: Sendable {
             do {
                 made = try CrossDeviceRequest(sessionId: opening.id, query: requested, signer: signer, redirectURI: redirectURI,
                                               endpoint: oid4vp.walletAuthorizationEndpoint, method: method,
-                                              verifierInfo: registration.map { [$0.verifierInfo] } ?? [],
+                                              verifierInfo: registration.map { [$0.verifierInfo] } ?? [], transactionData: transactionData,
                                               responseURI: { "\(base)/v1/oid4vp/responses/\($0)" },
                                               requestObjectURI: { "\(base)/v1/oid4vp/request-objects/\($0)" })
             } catch {
@@ -157,7 +162,13 @@ struct OpenID4VPHandler: Sendable {
             ("sessionId", .string(opened.id)),
             ("expiresAt", .string(ReportJSON.timestamp(opened.expiresAt))),
             ("authorizationRequest", .string(authorizationRequest)),
+            ("transactionData", Self.sent(transactionData)),
         ]), status: .created)
+    }
+
+    /// The `transaction_data` strings exactly as sent, for the caller to keep (nil, so no member, when none).
+    static func sent(_ transactionData: TransactionData?) -> JSON? {
+        transactionData.map { .array($0.strings.map { .string($0) }) }
     }
 
     func verify(_ request: HTTPServerRequest, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {

@@ -16,9 +16,14 @@ struct OpenID4VPRequestBody: KnownFields {
     let redirectUri: String?
     /// Cross-device: how the wallet fetches the request object, `get` or `post` (default `oid4vp.requestUriMethod`).
     let requestUriMethod: String?
+    /// Typed objects the holder's key must approve (OpenID4VP 1.0 §5.1), sent as `transaction_data`.
+    let transaction_data: RawJSON?
+    /// Whether reports carry each approved entry's object (`objects`) or only its type and hash (`hashes`, default).
+    let transactionDataReport: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case origin, documents, dcql_query, responseMode, signed, flow, redirectUri, requestUriMethod
+        case origin, documents, dcql_query, responseMode, signed, flow, redirectUri, requestUriMethod, transaction_data,
+             transactionDataReport
     }
 }
 

@@ -29,12 +29,16 @@ struct PresentationHandler: Sendable {
         try available()
         let body = try RequestDecoding.decode(PresentationRequestBody.self, from: request)
         let query = try OpenID4VPHandler.query(documents: body.documents, dcql: body.dcql_query, verification: verification)
-        return try await makeRequest(origin: body.origin, query: query, for: integrator)
+        let transactionData = try TransactionDataRequest.read(request, present: body.transaction_data != nil, report: body.transactionDataReport,
+                                                              query: query, policy: oid4vp?.transactionData ?? .none)
+        return try await makeRequest(origin: body.origin, query: query, transactionData: transactionData, for: integrator)
     }
 
     /// A new session and the `digital` object its page passes to `navigator.credentials.get` (the route, and the
     /// demo page's `/demo/requests`). The origin must be allowed by at least one offered protocol's section.
-    func makeRequest(origin: String, query: DCQLQuery, for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse {
+    func makeRequest(origin: String, query: DCQLQuery, transactionData: TransactionData? = nil, for integrator: Integrator)
+        async throws(ServiceProblem) -> HTTPServerResponse
+    {
         let webOrigin = web.flatMap { web in SerializedOrigin(origin).flatMap { web.allowedOrigins.contains($0) ? $0 : nil } }
         let openID4VPOrigin = oid4vp.flatMap { $0.allowedOrigins.contains(origin) ? origin : nil }
         guard webOrigin != nil || openID4VPOrigin != nil else {
@@ -49,7 +53,7 @@ struct PresentationHandler: Sendable {
         do throws(PresentationRequest.Failure) {
             made = try PresentationRequest(query: query, preference: presentations.protocols, webOrigin: webOrigin,
                                            openID4VPOrigin: openID4VPOrigin, builder: requestBuilder, signer: signer,
-                                           registrationCertificate: registration)
+                                           registrationCertificate: registration, transactionData: transactionData)
         } catch {
             switch error.reason {
             case .nothingToOffer: throw ServiceProblem(.badRequest, "NO_PROTOCOL_AVAILABLE", error.detail)
@@ -64,6 +68,7 @@ struct PresentationHandler: Sendable {
             ("expiresAt", .string(ReportJSON.timestamp(opened.expiresAt))),
             ("protocols", .array(made.session.offered.map { .string($0.rawValue) })),
             ("digital", made.digital),
+            ("transactionData", OpenID4VPHandler.sent(transactionData)),
         ]), status: .created)
     }
 

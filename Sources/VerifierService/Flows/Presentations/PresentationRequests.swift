@@ -7,8 +7,11 @@ struct PresentationRequestBody: KnownFields {
     let origin: String
     let documents: [RequestedDocument]?
     let dcql_query: RawJSON?
+    /// OpenID4VP `transaction_data` (offered over OpenID4VP only: Annex C cannot carry it).
+    let transaction_data: RawJSON?
+    let transactionDataReport: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query }
+    enum CodingKeys: String, CodingKey, CaseIterable { case origin, documents, dcql_query, transaction_data, transactionDataReport }
 }
 
 /// The body of `POST /v1/presentations/verify`: the session and the `DigitalCredential` as the page received it.

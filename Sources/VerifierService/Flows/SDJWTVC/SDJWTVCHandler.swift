@@ -46,7 +46,7 @@ struct SDJWTVCHandler: Sendable {
             }
             query = .typesOnly(types)
         }
-        let result = await verification.sdJwtVcCheck(at: time)(body.presentation, body.nonce, body.audience, query)
+        let result = await verification.sdJwtVcCheck(at: time)(body.presentation, body.nonce, body.audience, query, nil)
         let extra: [(String, JSON?)] = [(Self.keyBindingSourceField, .string("caller"))]
         switch result {
         case .failure(let code, let detail):

@@ -108,11 +108,12 @@ struct ResponseVerification: Sendable {
     /// trust set in force (or `trust`, for the command line's own anchors). Without `sdJwtVc` configured, every SD-JWT
     /// VC presentation fails with `SDJWT_VC_NOT_CONFIGURED`.
     func sdJwtVcCheck(at time: Date, trust snapshotOverride: TrustSnapshot? = nil) -> SDJWTVCCheck {
-        { [self] presentation, nonce, audience, query in
+        { [self] presentation, nonce, audience, query, transactionData in
             guard let issuers = snapshotOverride ?? sdJwtVcIssuers?.snapshot else {
                 return .failure(FailureCode(rawValue: VerificationCodes.sdJwtVcNotConfigured), "SD-JWT VC verification is not configured (sdJwtVc)")
             }
-            let options = sdJwtVcOptions(at: time, nonce: nonce, audience: audience, query: query)
+            var options = sdJwtVcOptions(at: time, nonce: nonce, audience: audience, query: query)
+            options.transactionData = transactionData
             return await sdJwtVcStatusAware.verify(presentation, options: options, issuerTrust: issuers)
         }
     }
