@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SDJWT", targets: ["SDJWT"]),
         .library(name: "SDJWTVC", targets: ["SDJWTVC"]),
         .library(name: "CertificationPath", targets: ["CertificationPath"]),
+        .library(name: "CertificateRevocation", targets: ["CertificateRevocation"]),
         .library(name: "TrustManagement", targets: ["TrustManagement"]),
         .library(name: "SessionStore", targets: ["SessionStore"]),
         .library(name: "WebPresentment", targets: ["WebPresentment"]),
@@ -64,14 +65,23 @@ let package = Package(
         ], swiftSettings: strict),
         // VICALs (ISO/IEC 18013-5 Annex C): parse, verify against a source's signer anchor, diff, fetch. No HTTP server.
         .target(name: "TrustLists", dependencies: [
-            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch", "CertificationPath",
+            "CBOR", "COSE", "MDoc", "TrustStore", "Encodings", "OutboundFetch", "CertificationPath", "StrictJSON",
+            "CertificateRevocation",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ], swiftSettings: strict),
+        // X.509 revocation by CRL (RFC 5280 §5, §6.3): strict CRL reading, distribution points, the judgement of one
+        // certificate against its issuer's CRL. No fetching, no HTTP.
+        .target(name: "CertificateRevocation", dependencies: [
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         // ISO/IEC 18013-5 data model and verification engine.
         .target(name: "MDoc", dependencies: [
-            "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath", "ZKMdoc",
+            "CBOR", "COSE", "TrustStore", "Encodings", "CertificationPath", "ZKMdoc", "CertificateRevocation",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -87,7 +97,7 @@ let package = Package(
         // Revocation: Token Status Lists and identifier lists, fetched, verified and cached. No HTTP server.
         .target(name: "StatusList", dependencies: [
             "CBOR", "COSE", "MDoc", "ZKMdoc", "TrustStore", "CZlib", "OutboundFetch", "CertificationPath", "SDJWT", "SDJWTVC", "StrictJSON",
-            "Encodings",
+            "Encodings", "CertificateRevocation",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
@@ -124,15 +134,17 @@ let package = Package(
         .executableTarget(name: "zk-bench", dependencies: ["Longfellow", "LongfellowAlgebra", "Encodings"], swiftSettings: strict),
         // Release-build benchmark of verification against the cost of its cryptography.
         .executableTarget(name: "verifierd-bench", dependencies: [
-            "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON",
+            "AppleWallet", "MDoc", "CBOR", "TrustStore", "Encodings", "SDJWT", "SDJWTVC", "StrictJSON", "StatusList",
+            "CertificateRevocation",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         // Trust management for operations: the trust set in force (LiveTrustSet: snapshots, serialized writes,
         // change records), and scheduled VICAL refreshes. Beside TrustStore (anchors) and TrustLists (VICALs). No HTTP.
         .target(name: "TrustManagement", dependencies: [
-            "TrustStore", "TrustLists", "Encodings",
+            "TrustStore", "TrustLists", "Encodings", "CertificateRevocation",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         // One certification-path builder with a rule set per use (document signer under an IACA, VICAL signer,
         // status-list signer, reader authentication): paths found by names, rules before signatures. No HTTP.
@@ -158,6 +170,7 @@ let package = Package(
         // SD-JWT VC (`dc+sd-jwt`, HAIP 1.0) on SD-JWT: x5c to the issuer trust set (scoped by vct), the claims the
         // verifier reads, validity, holder binding, DCQL claims, the status judgement; a report per credential. No HTTP.
         .target(name: "SDJWTVC", dependencies: [
+            "CertificateRevocation",
             "SDJWT", "MDoc", "CertificationPath", "TrustStore", "StrictJSON", "Encodings",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -239,7 +252,7 @@ let package = Package(
         // the key material read at start-up. No HTTP.
         .target(name: "VerifierConfiguration", dependencies: [
             "DigitalCredentials", "OpenID4VP", "Encodings", "Webhooks", "AppleWallet", "MDoc", "OutboundFetch", "ReaderAuthentication", "SDJWTVC", "ServerTLS", "StrictJSON",
-            "TrustLists", "TrustManagement", "TrustStore", "WebPresentment", "ReaderToken", "ZKMdoc",
+            "TrustLists", "TrustManagement", "TrustStore", "WebPresentment", "ReaderToken", "ZKMdoc", "CertificateRevocation",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Metrics (the table of families, process figures) and JSON log lines, for the service and its CLI.
@@ -257,7 +270,7 @@ let package = Package(
             "MDoc", "AppleWallet", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken", "StatusList",
             "WebPresentment", "SessionStore", "Encodings", "ReaderAuthentication", "Proximity", "ServerTLS", "PostgresStore",
             "OutboundFetch", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration", "ServiceObservability",
-            "DigitalCredentials", "Webhooks", "ZKMdoc", "ReportEncoding",
+            "DigitalCredentials", "Webhooks", "ZKMdoc", "ReportEncoding", "CertificateRevocation",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -271,7 +284,7 @@ let package = Package(
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["embed-assets"]),
         .executableTarget(name: "verifierd", dependencies: [
             "VerifierService", "AppleWallet", "MDoc", "TrustStore", "TrustLists", "HTTPServer", "ReaderToken",
-            "WebPresentment", "Encodings", "ReaderAuthentication", "PostgresStore", "StrictJSON", "TrustManagement", "OpenID4VP",
+            "WebPresentment", "Encodings", "ReaderAuthentication", "PostgresStore", "StrictJSON", "TrustManagement", "OpenID4VP", "VerifierConfiguration",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -307,6 +320,11 @@ let package = Package(
         .testTarget(name: "LongfellowAlgebraTests", dependencies: ["LongfellowAlgebra", "Encodings", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ZKMdocTests", dependencies: ["ZKMdoc", "Longfellow", "CBOR", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CertificateRevocationTests", dependencies: [
+            "CertificateRevocation", "TestSupport", "Encodings",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ], swiftSettings: strict),
         .testTarget(name: "CertificationPathTests", dependencies: [
             "CertificationPath", "TestSupport", "Encodings",
             .product(name: "X509", package: "swift-certificates"),

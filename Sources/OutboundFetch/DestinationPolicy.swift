@@ -9,12 +9,15 @@ public final class DestinationPolicy: Sendable {
     public let allowed: [AllowedDestination]
     /// Redirects followed per fetch, each hop checked again.
     public let maximumRedirects: Int
+    /// False: only the allowlist is ever contacted (no public destination is resolved or reached).
+    public let allowsPublicDestinations: Bool
     private let listening = Mutex<Set<Int>>([])
     private let localAddresses: Set<IPAddress>
 
-    public init(allowed: [AllowedDestination] = [], maximumRedirects: Int = 3) {
+    public init(allowed: [AllowedDestination] = [], maximumRedirects: Int = 3, allowsPublicDestinations: Bool = true) {
         self.allowed = allowed
         self.maximumRedirects = maximumRedirects
+        self.allowsPublicDestinations = allowsPublicDestinations
         localAddresses = Self.interfaceAddresses()
     }
 
@@ -28,18 +31,36 @@ public final class DestinationPolicy: Sendable {
 
     /// Why a URL may not be fetched before any connection (scheme, host form, downgrade); nil when it may.
     public func refusal(scheme: String, host: String, port: Int, previousScheme: String?) -> String? {
+        let listed = allowed.contains(where: { $0.names(urlHost: host, port: port) })
+        if !listed {
+            if !allowsPublicDestinations {
+                return "\(host):\(port) is not in outbound.allowedDestinations, and outbound.publicDestinations is false"
+            }
+            if let suffix = Self.specialUseSuffix(of: host) {
+                return "\(host) is a special-use name (RFC 6761 .\(suffix)): never resolved unless outbound.allowedDestinations names it"
+            }
+        }
         switch scheme {
         case "https":
             break
         case "http":
             if previousScheme == "https" { return "a redirect from https to http is refused" }
-            guard allowed.contains(where: { $0.names(urlHost: host, port: port) }) else {
+            guard listed else {
                 return "http is refused: only https, or a destination listed in outbound.allowedDestinations"
             }
         default:
             return "the scheme \(scheme) is refused: only https"
         }
         return nil
+    }
+
+    /// The special-use top-level domain (RFC 6761, RFC 6762, RFC 7686) a host name ends in, if any: names that are
+    /// never a public destination, whose lookup would only leak the query to a resolver.
+    static func specialUseSuffix(of host: String) -> String? {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        return ["example", "invalid", "test", "local", "onion"].contains(last) ? last : nil
     }
 
     /// Why the connection to `address:port` (made for a URL naming `urlHost`) is refused; nil when it may proceed.

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import SDJWT
@@ -10,6 +11,12 @@ import TrustStore
 public struct PreparedSDJWTVC: Sendable {
     public let statusReference: SDJWTVCStatusReference?
     let outcome: Outcome
+    /// The certificates of a path that holds, each with its issuer, to check against CRLs (empty when CRL checking is
+    /// off, or the issuer is not verified by a certificate path).
+    public var revocationLinks: [ChainRevocationChecker.Link] {
+        guard case .checked(let checked) = outcome else { return [] }
+        return checked.revocationLinks ?? []
+    }
 
     enum Outcome: Sendable {
         case failure(FailureCode, String)
@@ -35,5 +42,9 @@ public struct PreparedSDJWTVC: Sendable {
         /// The listed issuer whose metadata keys verified the credential; its status list must be signed by one of them.
         var metadataIssuer: String?
         var policy: StatusPolicy
+        /// Set when the issuer's chain holds and CRL checking is on; nil: the check is not applicable (``revocationNotApplicable``).
+        var revocationLinks: [ChainRevocationChecker.Link]?
+        var revocationNotApplicable: String?
+        var revocationPolicy = CertificateRevocationPolicy()
     }
 }

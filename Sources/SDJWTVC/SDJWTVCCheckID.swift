@@ -4,6 +4,8 @@ public enum SDJWTVCCheckID: String, Sendable, CaseIterable, Codable {
     case issuerSignature = "sdjwt.issuerSignature"
     /// `x5c` to an anchor of the SD-JWT VC issuer trust set (scoped by `vct`), with the issuer rule set.
     case issuerCertificateChain = "sdjwt.issuerCertificateChain"
+    /// Every certificate of the path below the anchor against its issuer's CRL (RFC 5280 §6.3), for a chain that holds.
+    case issuerCertificateRevocation = "sdjwt.issuerCertificateRevocation"
     /// The disclosures applied to the payload under every RFC 9901 7.1 rule.
     case disclosures = "sdjwt.disclosures"
     /// `vct` and the claims the verifier reads (`iss`, `iat`, `nbf`, `exp`, `cnf`, `status`) are well formed.

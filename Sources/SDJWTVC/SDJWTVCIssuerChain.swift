@@ -1,3 +1,4 @@
+import CertificateRevocation
 import CertificationPath
 import Crypto
 import Foundation
@@ -59,6 +60,12 @@ struct SDJWTVCIssuerChain: Sendable {
                                            leafKey: P256.Signing.PublicKey(leaf.publicKey), droppedAnchorCopy: dropped,
                                            presentedAuthorityKeyIdentifiers: certificates.compactMap(\.0.authorityKeyIdentifierBytes),
                                            path: path))
+    }
+
+    /// The certificates to check against CRLs, each with its issuer; nil without a path.
+    var revocationLinks: [ChainRevocationChecker.Link]? {
+        guard case .success(let found) = path else { return nil }
+        return ChainRevocationChecker.links(path: found.certificates, anchor: found.anchor.certificate)
     }
 
     /// `sdjwt.issuerCertificateChain` failed for `problem`, with the code of its kind.

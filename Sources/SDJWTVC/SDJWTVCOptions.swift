@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import SDJWT
@@ -13,6 +14,8 @@ public struct SDJWTVCOptions: Sendable {
     /// is reported and holder binding is required.
     public var query: SDJWTVCQuery?
     public var statusPolicy: StatusPolicy
+    /// How CRLs apply to the issuer's `x5c` path (`sdjwt.issuerCertificateRevocation`).
+    public var certificateRevocation = CertificateRevocationPolicy()
     public var limits: SDJWTLimits
     /// The OpenID4VP `transaction_data` addressed to this credential (nil outside OpenID4VP): what its KB-JWT must
     /// approve (`sdjwt.transactionData`).
@@ -26,6 +29,13 @@ public struct SDJWTVCOptions: Sendable {
         self.query = query
         self.statusPolicy = statusPolicy
         self.limits = limits
+    }
+
+    /// These options with `policy` for the issuer chain's CRLs.
+    public func with(certificateRevocation policy: CertificateRevocationPolicy) -> SDJWTVCOptions {
+        var options = self
+        options.certificateRevocation = policy
+        return options
     }
 
     /// Decided before the input is read (RFC 9901 7.3 step 1): stripping the KB-JWT never lowers the bar.

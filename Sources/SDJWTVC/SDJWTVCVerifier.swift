@@ -1,9 +1,11 @@
+import CertificateRevocation
 import Crypto
 import Foundation
 import MDoc
 import SDJWT
 import StrictJSON
 import TrustStore
+import X509
 
 /// Verifies SD-JWT VC presentations (`dc+sd-jwt`: RFC 9901, SD-JWT VC draft -19, HAIP 1.0) against the SD-JWT VC
 /// issuer trust set, in two steps around revocation: ``prepare(_:options:)`` runs every check but status and names
@@ -62,6 +64,7 @@ public struct SDJWTVCVerifier: Sendable {
         var issuerScope: (String) -> Bool = { _ in false }
         // The AuthorityKeyIdentifiers of the certificates the credential carries (none for a listed issuer's key).
         var presentedAuthorityKeyIdentifiers: [[UInt8]] = []
+        var chainLinks: [ChainRevocationChecker.Link]?
         if let listed = iss.flatMap(metadataIssuers.listing(of:)) {
             issuerScope = { listed.isAuthorized(for: $0) }
             let verifiedKey: SDJWTVCIssuerKeys.Key?
@@ -83,6 +86,7 @@ public struct SDJWTVCVerifier: Sendable {
             let chain: SDJWTVCIssuerChain?
             (signature, chain) = issuerSignature(jws, options: options)
             checks.append(signature)
+            chainLinks = chain?.revocationLinks
             if let chain {
                 presentedAuthorityKeyIdentifiers = chain.presentedAuthorityKeyIdentifiers
                 let (result, found) = chain.check(vct: vct, now: now)
@@ -98,6 +102,17 @@ public struct SDJWTVCVerifier: Sendable {
         var checked = PreparedSDJWTVC.Checked(vct: vct, claims: nil, disclosedPaths: [], issuer: issuer, checks: checks,
                                               anchorSHA256: anchor?.sha256, metadataIssuer: metadataIssuer,
                                               policy: options.statusPolicy)
+        checked.revocationPolicy = options.certificateRevocation
+        if options.certificateRevocation.mode == .off {
+            checked.revocationNotApplicable = "CRL checking is off (crl.mode)"
+        } else if metadataIssuer != nil {
+            checked.revocationNotApplicable = "no certificate: the key comes from the issuer's JWT VC Issuer Metadata"
+        } else if checks.allSatisfy({ $0.status != .failed }), checks.contains(where: { $0.id == .issuerCertificateChain && $0.status != .notApplicable }),
+                  let links = chainLinks {
+            checked.revocationLinks = links
+        } else {
+            checked.revocationNotApplicable = "not looked up: the issuer's signature or chain does not hold"
+        }
         guard signature.status == .passed else {
             let reason = "the issuer-signed JWT did not verify"
             for id in [SDJWTVCCheckID.disclosures, .claims, .validity, .keyBinding, .transactionData, .requestClaims, .requestTrustedAuthorities] {
@@ -189,7 +204,8 @@ public struct SDJWTVCVerifier: Sendable {
     }
 
     /// The report, with `sdjwt.status` judged from `statusEvidence` (the list named by ``PreparedSDJWTVC/statusReference``).
-    public func finish(_ prepared: PreparedSDJWTVC, statusEvidence: StatusEvidence?) -> SDJWTVCResult {
+    public func finish(_ prepared: PreparedSDJWTVC, statusEvidence: StatusEvidence?,
+                       certificateRevocation: [Certificate: CertificateRevocationOutcome] = [:]) -> SDJWTVCResult {
         var checked: PreparedSDJWTVC.Checked
         switch prepared.outcome {
         case .failure(let code, let detail): return .failure(code, detail)
@@ -203,6 +219,15 @@ public struct SDJWTVCVerifier: Sendable {
                                                   reference: checked.statusReference, anchorSHA256: checked.anchorSHA256,
                                                   metadataIssuer: checked.metadataIssuer, policy: checked.policy)
         }
+        // sdjwt.issuerCertificateRevocation follows the chain.
+        let revocation: SDJWTVCCheckResult
+        if let links = checked.revocationLinks {
+            revocation = Self.revocationResult(links.map { certificateRevocation[$0.certificate]
+                ?? .undetermined(.unavailable, detail: "\($0.certificate.subject): the CRL was not resolved") }, policy: checked.revocationPolicy)
+        } else {
+            revocation = .notApplicable(.issuerCertificateRevocation, checked.revocationNotApplicable ?? "no certification path")
+        }
+        checked.checks.insert(revocation, at: (checked.checks.firstIndex { $0.id == .issuerCertificateChain } ?? -1) + 1)
         // sdjwt.status sits before request.claims.
         checked.checks.insert(status, at: checked.checks.firstIndex { $0.id == .requestClaims } ?? checked.checks.endIndex)
         let verified = !checked.checks.contains { $0.status == .failed }
@@ -210,6 +235,17 @@ public struct SDJWTVCVerifier: Sendable {
                                      issuer: checked.issuer, issuedAt: checked.issuedAt, notBefore: checked.notBefore,
                                      expiresAt: checked.expiresAt, keyBinding: checked.keyBinding,
                                      approvedTransactionData: checked.approvedTransactionData, checks: checked.checks))
+    }
+
+    /// `sdjwt.issuerCertificateRevocation` from the chain's CRL outcomes (the same verdict as an mdoc's).
+    static func revocationResult(_ outcomes: [CertificateRevocationOutcome], policy: CertificateRevocationPolicy) -> SDJWTVCCheckResult {
+        let id = SDJWTVCCheckID.issuerCertificateRevocation
+        switch CertificateRevocationVerdict.judge(outcomes, policy: policy) {
+        case .passed(let detail): return .passed(id, detail)
+        case .notApplicable(let detail): return .notApplicable(id, detail)
+        case .failed(let code, let detail): return .failed(id, FailureCode(rawValue: code), detail)
+        case .warning(let code, let detail): return .warning(id, FailureCode(rawValue: code), detail)
+        }
     }
 
     /// `request.trustedAuthorities`: when the query names `aki` trusted authorities, a certificate of `x5c` carries an

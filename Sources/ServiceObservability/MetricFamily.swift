@@ -14,6 +14,16 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case statusListAge = "verifierd_status_list_age_seconds"
     case statusListCacheBytes = "verifierd_status_list_cache_bytes"
     case statusListCacheLists = "verifierd_status_list_cache_lists"
+    case loteSequence = "verifierd_lote_sequence_number"
+    case loteAge = "verifierd_lote_age_seconds"
+    case loteNextUpdateMargin = "verifierd_lote_next_update_margin_seconds"
+    case loteAnchors = "verifierd_lote_anchors"
+    case loteRefreshes = "verifierd_lote_refreshes_total"
+    case crlFetches = "verifierd_crl_fetches_total"
+    case crlCacheHits = "verifierd_crl_cache_hits_total"
+    case crlStaleAnswers = "verifierd_crl_stale_answers_total"
+    case crlCacheBytes = "verifierd_crl_cache_bytes"
+    case crlCacheCRLs = "verifierd_crl_cache_crls"
     case sessionBytes = "verifierd_session_bytes"
     case sessions = "verifierd_sessions_total"
     case integratorRequests = "verifierd_integrator_requests_total"
@@ -45,13 +55,16 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     /// The `# TYPE` keyword: `counter`, `gauge` or `histogram`.
     public var type: String {
         switch self {
-        case .httpRequests, .verifications, .statusListFetches, .statusListCacheHits, .statusListStaleAnswers,
+        case .httpRequests, .verifications, .statusListFetches, .statusListCacheHits, .statusListStaleAnswers, .crlFetches, .crlCacheHits,
+             .crlStaleAnswers, .loteRefreshes,
              .sessions, .integratorRequests, .readerTokens, .tlsReloadFailures, .vicalRefreshes, .processCPUSeconds,
              .appleEnvelopesOpened, .webhookAttempts:
             "counter"
         case .httpRequestDuration, .verificationDuration, .webhookDeliveryLatency:
             "histogram"
-        case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .sessionBytes, .tlsCertificateExpiry, .registrationCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
+        case .statusListAge, .statusListCacheBytes, .statusListCacheLists, .crlCacheBytes, .crlCacheCRLs, .sessionBytes,
+             .tlsCertificateExpiry, .registrationCertificateExpiry, .trustAnchors, .trustAnchorSoonestExpiry, .trustDirectoryLoads,
+             .loteSequence, .loteAge, .loteNextUpdateMargin, .loteAnchors,
              .vicalAge, .vicalNextUpdateMargin, .processResidentMemory, .processVirtualMemory, .processOpenFDs,
              .processMaxFDs, .processStartTime, .webhookOutboxPending, .webhookOutboxOldestAge:
             "gauge"
@@ -71,6 +84,16 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .statusListAge: "Age of the cached status list behind the latest cached or stale answer."
         case .statusListCacheBytes: "Bytes the cached status lists hold (inflated), within status.cacheMaxBytes."
         case .statusListCacheLists: "Status lists in the cache."
+        case .loteSequence: "LoTESequenceNumber of each list of trusted entities in force, by source."
+        case .loteAge: "Age of each list of trusted entities in force since its ListIssueDateTime, by source."
+        case .loteNextUpdateMargin: "Seconds until each list of trusted entities in force reaches its NextUpdate (negative: overdue), by source."
+        case .loteAnchors: "Anchors each list of trusted entities in force grants, by source."
+        case .loteRefreshes: "Scheduled refreshes of lists of trusted entities by source and outcome."
+        case .crlFetches: "CRL fetches by outcome (ok, or the CRL_* code of a fetch that gave no usable CRL)."
+        case .crlCacheHits: "CRL lookups answered from a kept CRL before its nextUpdate."
+        case .crlStaleAnswers: "CRL lookups answered from a CRL past its nextUpdate within crl.staleGraceSeconds because the refetch failed."
+        case .crlCacheBytes: "DER bytes of the kept CRLs, within crl.cacheMaxBytes."
+        case .crlCacheCRLs: "CRLs kept."
         case .sessionBytes: "Payload bytes the live sessions hold in memory, within web.maxSessionBytes (memory store only)."
         case .sessions: "One-time records (sessions, nonces) by kind and store event."
         case .integratorRequests: "Create and verify requests by integrator and status class."

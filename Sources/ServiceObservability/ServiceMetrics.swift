@@ -109,6 +109,18 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
+    /// What the CRL cache did.
+    public func crl(_ event: CRLCache.Event) {
+        switch event {
+        case .fetched(_, let outcome): counter(.crlFetches, [("outcome", outcome)]).increment()
+        case .hit: counter(.crlCacheHits).increment()
+        case .servedStale: counter(.crlStaleAnswers).increment()
+        case .held(let crls, let bytes):
+            gauge(.crlCacheCRLs).set(to: Double(crls))
+            gauge(.crlCacheBytes).set(to: Double(bytes))
+        }
+    }
+
     /// One-time records by kind (`flow`: the session store's kind, e.g. `web`, `proximity`, `apple-nonce`) and event
     /// (created, taken, replayed, expired, store_full, quota_exceeded, store_unavailable): fixed sets chosen by the
     /// service.
@@ -181,6 +193,21 @@ public final class ServiceMetrics: Sendable {
     /// A scheduled VICAL refresh, by source (from the configuration) and outcome (a fixed set).
     public func vicalRefresh(source: String, outcome: String) {
         counter(.vicalRefreshes, [("source", source), ("outcome", outcome)]).increment()
+    }
+
+    /// A list of trusted entities in force: its sequence number, age, time left to `NextUpdate` and anchors granted.
+    public func loteInForce(source: String, sequenceNumber: UInt64, ageSeconds: Double, nextUpdateMarginSeconds: Double,
+                            anchors: Int) {
+        gauge(.loteSequence, [("source", source)]).set(to: Double(sequenceNumber))
+        gauge(.loteAge, [("source", source)]).set(to: ageSeconds)
+        gauge(.loteNextUpdateMargin, [("source", source)]).set(to: nextUpdateMarginSeconds)
+        gauge(.loteAnchors, [("source", source)]).set(to: Double(anchors))
+    }
+
+    /// A scheduled refresh of a list of trusted entities (`source` is `lote:<name>` as the refresher names it).
+    public func loteRefresh(source: String, outcome: String) {
+        let name = source.hasPrefix("lote:") ? String(source.dropFirst(5)) : source
+        counter(.loteRefreshes, [("source", name), ("outcome", outcome)]).increment()
     }
 
     /// The Prometheus text exposition (format 0.0.4): the registry's families, then the process metrics read now.

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import SDJWTVC
@@ -15,9 +16,14 @@ public struct StatusAwareSDJWTVCVerifier: Sendable {
     /// The clock status lists and issuer metadata are judged at (the credential itself at `options.verificationTime`).
     public let now: @Sendable () -> Date
 
-    public init(resolver: StatusResolver, issuerKeys: (any SDJWTVCIssuerKeyResolving)? = nil, now: @escaping @Sendable () -> Date) {
+    /// Where CRLs of issuer chains come from.
+    public let crls: (any CRLSource)?
+
+    public init(resolver: StatusResolver, issuerKeys: (any SDJWTVCIssuerKeyResolving)? = nil, crls: (any CRLSource)? = nil,
+                now: @escaping @Sendable () -> Date) {
         self.resolver = resolver
         self.issuerKeys = issuerKeys
+        self.crls = crls
         self.now = now
     }
 
@@ -29,12 +35,13 @@ public struct StatusAwareSDJWTVCVerifier: Sendable {
             lookup = await issuerKeys.keys(for: listed, now: now())
         }
         let prepared = verifier.prepare(presentation, options: options, issuerKeys: lookup)
+        async let revocation = StatusAwareVerifier.revocation(prepared.revocationLinks, source: crls, at: now())
         var evidence: StatusEvidence?
         if let reference = prepared.statusReference {
             var keys: SDJWTVCIssuerKeys?
             if case .keys(let found)? = lookup { keys = found }
             evidence = await resolver.evidence(for: reference, issuerTrust: issuerTrust, issuerKeys: keys, now: now())
         }
-        return verifier.finish(prepared, statusEvidence: evidence)
+        return verifier.finish(prepared, statusEvidence: evidence, certificateRevocation: await revocation ?? [:])
     }
 }

@@ -1,6 +1,8 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import TrustStore
+import X509
 import ZKMdoc
 
 /// Verifies DeviceResponses with their revocation status, in one pass: ``MDocVerifier/prepare(_:sessionTranscript:options:)``,
@@ -14,9 +16,14 @@ public struct StatusAwareVerifier: Sendable {
     /// The clock status lists are judged at (the document itself at `options.verificationTime`).
     public let now: @Sendable () -> Date
 
-    public init(resolver: StatusResolver, mode: StatusPolicy.Mode, now: @escaping @Sendable () -> Date) {
+    /// Where CRLs of issuer chains come from (nil: `issuer.certificateRevocation` reports them unresolved unless the
+    /// options turn CRL checking off).
+    public let crls: (any CRLSource)?
+
+    public init(resolver: StatusResolver, mode: StatusPolicy.Mode, crls: (any CRLSource)? = nil, now: @escaping @Sendable () -> Date) {
         self.resolver = resolver
         self.mode = mode
+        self.crls = crls
         self.now = now
     }
 
@@ -38,10 +45,23 @@ public struct StatusAwareVerifier: Sendable {
             }
             zeroKnowledgeOutcomes = outcomes
         }
+        // Status lists and CRLs are fetched together, each only for what is valid as issued.
+        let time = now()
+        async let revocation = Self.revocation(prepared.revocationLinks, source: crls, at: time)
         var evidence = options.statusEvidence
         if mode != .off {
-            evidence = await resolver.evidence(for: prepared.statusReferences, trust: trust, now: now())
+            evidence = await resolver.evidence(for: prepared.statusReferences, trust: trust, now: time)
         }
-        return verifier.finish(prepared, statusEvidence: evidence, zeroKnowledgeOutcomes: zeroKnowledgeOutcomes)
+        return verifier.finish(prepared, statusEvidence: evidence, zeroKnowledgeOutcomes: zeroKnowledgeOutcomes,
+                               certificateRevocation: await revocation)
+    }
+
+    /// Each link's CRL outcome, by certificate (nil without a source).
+    static func revocation(_ links: [ChainRevocationChecker.Link], source: (any CRLSource)?, at time: Date) async
+        -> [Certificate: CertificateRevocationOutcome]?
+    {
+        guard let source, !links.isEmpty else { return nil }
+        let outcomes = await ChainRevocationChecker.outcomes(links, source: source, at: time)
+        return Dictionary(zip(links.map(\.certificate), outcomes), uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import CertificationPath
 import Crypto
 import Encodings
@@ -34,6 +35,7 @@ extension StatusListTokenVerifier {
         }
         let signerTrust: StatusEvidence.SignerTrust
         let signerDER: [UInt8]
+        var signerLinks: [ChainRevocationChecker.Link] = []
         if let issuerKeys, jws.header[member: "x5c"] == nil {
             let kid = jws.header[member: "kid"]?.stringValue
             guard jws.header[member: "kid"] == nil || kid != nil else { throw StatusListError("the list's kid is not a string") }
@@ -44,14 +46,16 @@ extension StatusListTokenVerifier {
             signerTrust = .issuerKey(issuer: issuerKeys.issuer)
             signerDER = []
         } else {
-            (signerTrust, signerDER) = try x5cSigner(jws, trust: trust, now: now)
+            (signerTrust, signerDER, signerLinks) = try x5cSigner(jws, trust: trust, now: now)
         }
-        return try jwtList(jws.payload, uri: uri, signerTrust: signerTrust, signerDER: signerDER, now: now)
+        var verified = try jwtList(jws.payload, uri: uri, signerTrust: signerTrust, signerDER: signerDER, now: now)
+        verified.signerLinks = signerLinks
+        return verified
     }
 
     /// The signer of a JWT list by its `x5c`: the signature, and the chain to an anchor of the SD-JWT VC issuer trust.
     func x5cSigner(_ jws: CompactJWS, trust: TrustSnapshot, now: Date) throws(StatusListError)
-        -> (StatusEvidence.SignerTrust, [UInt8])
+        -> (StatusEvidence.SignerTrust, [UInt8], [ChainRevocationChecker.Link])
     {
         guard case .array(let entries)? = jws.header[member: "x5c"], !entries.isEmpty, entries.count <= 5 else {
             throw StatusListError("the signer's x5c is not in the protected header")
@@ -72,9 +76,10 @@ extension StatusListTokenVerifier {
             LeafIsNotCA(),
             ValidAtTime(now, includingAnchor: true),
         ]
-        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust, name: "trusted SD-JWT VC issuer anchor"), rules: rules)
+        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust, name: "trusted SD-JWT VC issuer anchor", purpose: .revocation), rules: rules)
         switch builder.build(leaf: signer, others: others) {
-        case .success(let path): return (.anchor(sha256: path.anchor.sha256), signerDER)
+        case .success(let path):
+            return (.anchor(sha256: path.anchor.sha256), signerDER, ChainRevocationChecker.links(path: path.path, anchor: path.anchor.certificate))
         case .failure(let problem) where problem.kind == .untrusted:
             throw StatusListError("the signer does not chain to a trusted SD-JWT VC issuer anchor")
         case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")

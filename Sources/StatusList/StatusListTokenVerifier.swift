@@ -1,3 +1,4 @@
+import CertificateRevocation
 import CBOR
 import CertificationPath
 import COSE
@@ -79,7 +80,7 @@ public struct StatusListTokenVerifier: Sendable {
         do { signer = try Certificate(derEncoded: Array(leafDER)) } catch { throw StatusListError("signer certificate: x5chain certificate 0 does not parse as an X.509 certificate (\(DERProblem.phrase(error)))") }
         guard let key = COSEPublicKey(certificate: signer) else { throw StatusListError("signer key is not EC P-256, P-384 or P-521") }
         do { try sign1.verify(using: key) } catch { throw StatusListError("signature: \(error)") }
-        let signerTrust = try Self.signerTrust(signer, certificate: certificate, trust: trust, now: now)
+        let (signerTrust, signerLinks) = try Self.signerTrust(signer, certificate: certificate, trust: trust, now: now)
 
         guard let payload = sign1.payload else { throw StatusListError("the token has no payload") }
         let claims: CBORItem
@@ -127,9 +128,11 @@ public struct StatusListTokenVerifier: Sendable {
             }
             content = .identifierList(set)
         }
-        return VerifiedStatusList(
+        var verified = VerifiedStatusList(
             uri: uri, content: content, issuedAt: issuedAt, expiresAt: expiresAt, timeToLive: ttl,
             signerTrust: signerTrust, signerCertificate: Array(leafDER))
+        verified.signerLinks = signerLinks
+        return verified
     }
 
     /// The `ttl` claim in seconds (capped at a year); nil when absent. A value that is not a non-negative number
@@ -160,7 +163,7 @@ public struct StatusListTokenVerifier: Sendable {
 
     /// The signer is issued by the MSO's certificate when it names one, else directly by a trusted IACA.
     static func signerTrust(_ signer: Certificate, certificate: [UInt8]?, trust: TrustSnapshot, now: Date)
-        throws(StatusListError) -> StatusEvidence.SignerTrust
+        throws(StatusListError) -> (StatusEvidence.SignerTrust, [ChainRevocationChecker.Link])
     {
         if let certificate {
             guard let issuer = try? Certificate(derEncoded: certificate) else {
@@ -169,16 +172,18 @@ public struct StatusListTokenVerifier: Sendable {
             let builder = CertificationPathBuilder(anchors: PinnedAnchors([issuer], name: "certificate the MSO names"),
                                                    rules: rules(now: now, anchorValidity: false))
             switch builder.build(leaf: signer, others: []) {
-            case .success(let path) where !path.path.isEmpty: return .msoCertificate
+            case .success(let path) where !path.path.isEmpty:
+                return (.msoCertificate, ChainRevocationChecker.links(path: path.path, anchor: issuer))
             case .success: throw StatusListError("the signer is the MSO's certificate itself, not issued by it")
             case .failure(let problem) where problem.kind == .untrusted:
                 throw StatusListError("the signer is not issued by the certificate the MSO names")
             case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")
             }
         }
-        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust), rules: rules(now: now, anchorValidity: true))
+        let builder = CertificationPathBuilder(anchors: IACAAnchors(trust, purpose: .revocation), rules: rules(now: now, anchorValidity: true))
         switch builder.build(leaf: signer, others: []) {
-        case .success(let path): return .anchor(sha256: path.anchor.sha256)
+        case .success(let path):
+            return (.anchor(sha256: path.anchor.sha256), ChainRevocationChecker.links(path: path.path, anchor: path.anchor.certificate))
         case .failure(let problem) where problem.kind == .untrusted:
             throw StatusListError("the signer does not chain to a trusted IACA")
         case .failure(let problem): throw StatusListError("the signer certificate: \(problem.detail)")

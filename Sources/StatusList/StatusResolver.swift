@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import SDJWTVC
@@ -6,9 +7,29 @@ import TrustStore
 /// Resolves every status reference of a DeviceResponse into evidence for the `mso.status` check, concurrently.
 public struct StatusResolver: Sendable {
     public let cache: StatusListCache
+    /// Where the CRLs of list signers' chains come from, and how they apply: a list whose signer is revoked (or, under
+    /// `enforce`, undetermined) answers nothing.
+    public let crls: (any CRLSource)?
+    public let crlPolicy: CertificateRevocationPolicy
+    /// The clock CRLs are judged at.
+    public let now: (@Sendable () -> Date)?
 
-    public init(cache: StatusListCache) {
+    public init(cache: StatusListCache, crls: (any CRLSource)? = nil, crlPolicy: CertificateRevocationPolicy = .init(mode: .off),
+                now: (@Sendable () -> Date)? = nil) {
         self.cache = cache
+        self.crls = crls
+        self.crlPolicy = crlPolicy
+        self.now = now
+    }
+
+    /// Why the list's signer may not be relied on by CRL (nil: it may).
+    func signerRevocationProblem(_ list: VerifiedStatusList, at time: Date) async -> String? {
+        guard let crls, crlPolicy.mode != .off, !list.signerLinks.isEmpty else { return nil }
+        let outcomes = await ChainRevocationChecker.outcomes(list.signerLinks, source: crls, at: now?() ?? time)
+        switch CertificateRevocationVerdict.judge(outcomes, policy: crlPolicy) {
+        case .failed(let code, let detail): return "the list's signer chain: \(code): \(detail)"
+        case .passed, .warning, .notApplicable: return nil
+        }
     }
 
     /// Evidence for each of `references`, fetched concurrently. Pass only the references of authentic MSOs
@@ -38,6 +59,7 @@ public struct StatusResolver: Sendable {
         case .failure(let error):
             return .unknown(error.reason)
         case .success(let list):
+            if let problem = await signerRevocationProblem(list, at: now) { return .unknown(problem) }
             let finding: StatusEvidence.Finding
             switch reference {
             case .statusList(let entry):
@@ -60,6 +82,7 @@ public struct StatusResolver: Sendable {
         case .failure(let error):
             return .unknown(error.reason)
         case .success(let list):
+            if let problem = await signerRevocationProblem(list, at: now) { return .unknown(problem) }
             let finding: StatusEvidence.Finding = list.status(at: reference.index).map { .status($0) }
                 ?? .unknown("the index is out of the list's range")
             return StatusEvidence(finding: finding, signerTrust: list.signerTrust, signerCertificate: list.signerCertificate, source: source)

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 
@@ -18,6 +19,9 @@ public struct VerifiedStatusList: Sendable {
     public let timeToLive: TimeInterval?
     public let signerTrust: StatusEvidence.SignerTrust
     public let signerCertificate: [UInt8]
+    /// The signer's path, each certificate with its issuer, for CRL checking (empty for a list signed by an issuer's
+    /// metadata key).
+    public var signerLinks: [ChainRevocationChecker.Link] = []
 
     /// The bytes this list holds in memory: its statuses or identifiers (each with the set's own cost per entry),
     /// its URI and its signer's certificate. What a cache counts against its byte budget.

@@ -277,7 +277,7 @@ public final class LiveTrustSet: Sendable {
 
     /// Applies `transform` to the stored set and puts the result in force; returns the set before and the new
     /// snapshot.
-    private func change(actor: String, action: String, requestID: String?, fingerprints: [String],
+    func change(actor: String, action: String, requestID: String?, fingerprints: [String],
                         _ transform: @escaping @Sendable (TrustSet) throws(TrustChangeError) -> TrustSet)
         async throws(TrustChangeError) -> (previous: TrustSet, snapshot: TrustSnapshot)
     {

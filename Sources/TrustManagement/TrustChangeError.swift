@@ -14,6 +14,8 @@ public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
     case wouldBeEmpty
     /// A VICAL that cannot be imported (signature, chain, dates, rollback).
     case vical(VICALError)
+    /// A list of trusted entities that cannot be imported (signature, signer, content, dates, sequence regression).
+    case lote(LoTEError)
     /// The directory could not be written; nothing changed.
     case storage(String)
     /// The shared store (the database) could not be reached; nothing changed.
@@ -27,6 +29,7 @@ public enum TrustChangeError: Error, Sendable, CustomStringConvertible {
         case .notFound(let fingerprint): return "no trusted IACA with SHA-256 \(fingerprint)"
         case .wouldBeEmpty: return "the change would leave no trusted IACA; say allowEmpty to do it anyway"
         case .vical(let error): return error.detail
+        case .lote(let error): return error.description
         case .storage(let reason): return "the trust directory could not be written: \(reason)"
         case .unavailable(let reason): return "the trust set could not be changed: \(reason)"
         }

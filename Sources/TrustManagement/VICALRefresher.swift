@@ -4,8 +4,9 @@ import Synchronization
 import TrustLists
 import TrustStore
 
-/// Keeps the configured VICAL sources current: a conditional fetch per source on its schedule, verification, and
-/// an import only when the list changed. A failed or invalid download keeps the list in force and is counted.
+/// Keeps the configured trust lists current (VICALs, lists of trusted entities: the ``TrustListImporter`` says
+/// which): a conditional fetch per source on its schedule, verification, and an import only when the list changed.
+/// A failed or invalid download keeps the list in force and is counted.
 /// With a ``VICALRefreshLedger`` (replicas on one database), one replica refreshes a source when it is due and the
 /// others adopt its outcome, validators and (through the shared trust set) its import.
 public final class VICALRefresher: Sendable {
@@ -16,6 +17,12 @@ public final class VICALRefresher: Sendable {
         public let outcome: String
         public let detail: String?
         public var failed: Bool { outcome == "fetch-failed" || outcome == "refused" }
+
+        public init(at: Date, outcome: String, detail: String?) {
+            self.at = at
+            self.outcome = outcome
+            self.detail = detail
+        }
     }
 
     struct Validators {
@@ -27,10 +34,7 @@ public final class VICALRefresher: Sendable {
     private let fetcher: VICALFetcher
     /// The first retry after a failure (doubling per further failure, capped at the source's interval).
     let retrySeconds: TimeInterval
-    private let trust: LiveTrustSet
-    /// The certificate each source's signer must chain to, by source name.
-    private let signers: [String: VICALSignerAnchor]
-    private let verifier: VICALVerifier
+    private let importer: any TrustListImporter
     private let now: @Sendable () -> Date
     private let logger: Logger
     /// Told each outcome (for metrics).
@@ -42,18 +46,27 @@ public final class VICALRefresher: Sendable {
     /// How long a replica's claim on a refresh lasts (longer than a fetch may take).
     static let claimSeconds: TimeInterval = 120
 
-    public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: LiveTrustSet,
-                signers: [String: VICALSignerAnchor], verifier: VICALVerifier, now: @escaping @Sendable () -> Date,
-                logger: Logger, ledger: (any VICALRefreshLedger)? = nil,
+    /// Refreshes VICALs into `trust`, each verified under its source's signer anchor.
+    public convenience init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, trust: LiveTrustSet,
+                            signers: [String: VICALSignerAnchor], verifier: VICALVerifier, now: @escaping @Sendable () -> Date,
+                            logger: Logger, ledger: (any VICALRefreshLedger)? = nil,
+                            onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })
+    {
+        self.init(sources: sources, fetcher: fetcher, retrySeconds: retrySeconds,
+                  importer: VICALImporter(trust: trust, signers: signers, verifier: verifier), now: now, logger: logger,
+                  ledger: ledger, onOutcome: onOutcome)
+    }
+
+    /// Refreshes the lists of `sources` through `importer`.
+    public init(sources: [VICALSource], fetcher: VICALFetcher, retrySeconds: TimeInterval = 60, importer: any TrustListImporter,
+                now: @escaping @Sendable () -> Date, logger: Logger, ledger: (any VICALRefreshLedger)? = nil,
                 onOutcome: @escaping @Sendable (_ source: String, _ outcome: String) -> Void = { _, _ in })
     {
         self.ledger = ledger
         self.sources = sources
         self.fetcher = fetcher
         self.retrySeconds = retrySeconds
-        self.trust = trust
-        self.signers = signers
-        self.verifier = verifier
+        self.importer = importer
         self.now = now
         self.logger = logger
         self.onOutcome = onOutcome
@@ -73,7 +86,7 @@ public final class VICALRefresher: Sendable {
             case .notModified:
                 outcome = Outcome(at: now(), outcome: "not-modified", detail: nil)
             case .fetched(let body, let etag, let lastModified):
-                outcome = await importFetched(body, source: source)
+                outcome = await importer.importFetched(body, source: source.name, at: now())
                 if !outcome.failed {
                     validators.withLock { $0[source.name] = Validators(etag: etag, lastModified: lastModified) }
                 }
@@ -86,34 +99,25 @@ public final class VICALRefresher: Sendable {
         var metadata: Logger.Metadata = ["source": "\(source.name)", "outcome": "\(outcome.outcome)"]
         if let detail = outcome.detail { metadata["detail"] = "\(detail)" }
         if outcome.failed {
-            logger.error("VICAL refresh failed; the list in force stays", metadata: metadata)
+            logger.error("\(importer.listKind) refresh failed; the list in force stays", metadata: metadata)
         } else {
-            logger.info("VICAL refreshed", metadata: metadata)
+            logger.info("\(importer.listKind) refreshed", metadata: metadata)
         }
+        await enforceFreshness(source)
         return outcome
     }
 
-    private func importFetched(_ body: [UInt8], source: VICALSource) async -> Outcome {
-        let time = now()
-        guard let anchor = signers[source.name] else {
-            return Outcome(at: time, outcome: "refused", detail: "no signer anchor is configured")
+    /// Applies the importer's rule for a list in force that went stale, and logs what it did.
+    func enforceFreshness(_ source: VICALSource) async {
+        if let note = await importer.enforceFreshness(source: source.name, at: now()) {
+            logger.error("\(importer.listKind) in force is stale", metadata: ["source": "\(source.name)", "detail": "\(note)"])
         }
-        let verified: VerifiedVICAL
-        do {
-            verified = try verifier.verify(body, source: source.name, signerAnchor: anchor, at: time)
-        } catch {
-            return Outcome(at: time, outcome: "refused", detail: error.description)
-        }
-        if trust.snapshot.lists[source.name]?.sha256 == verified.sha256 {
-            return Outcome(at: time, outcome: "unchanged", detail: nil)
-        }
-        do {
-            let result = try await trust.importVICAL(verified, dryRun: false, now: time, actor: "vical-refresh:\(source.name)")
-            return Outcome(at: time, outcome: "imported",
-                           detail: "\(result.diff.added.count) added, \(result.diff.removed.count) removed")
-        } catch {
-            return Outcome(at: time, outcome: "refused", detail: error.description)
-        }
+    }
+
+    /// How long to wait before the next pass: `delay`, or less when a list in force goes stale sooner.
+    func wait(_ delay: TimeInterval, source: VICALSource) -> TimeInterval {
+        guard let deadline = importer.deadline(source: source.name) else { return delay }
+        return max(1, min(delay, deadline.timeIntervalSince(now()) + 1))
     }
 
     /// With the ledger: adopts the last shared refresh of `source` (outcome and validators), and when it is due
@@ -129,7 +133,7 @@ public final class VICALRefresher: Sendable {
         if let seen {
             outcomes.withLock { $0[source.name] = Outcome(at: seen.at, outcome: seen.outcome, detail: seen.detail) }
             // The validators name the list in force: only while one is (an operator may have removed it by hand).
-            if trust.snapshot.lists[source.name] != nil {
+            if importer.isInForce(source: source.name) {
                 validators.withLock { $0[source.name] = Validators(etag: seen.etag, lastModified: seen.lastModified) }
             }
         }
@@ -143,6 +147,7 @@ public final class VICALRefresher: Sendable {
         guard time >= due,
               await ledger.claim(source: source.name, seen: seen, now: time, until: time.addingTimeInterval(Self.claimSeconds))
         else {
+            await enforceFreshness(source)
             return (nil, due)
         }
         let outcome = await refresh(source)
@@ -164,7 +169,7 @@ public final class VICALRefresher: Sendable {
                     if self.ledger != nil {
                         while !Task.isCancelled {
                             let (_, due) = await self.refreshIfDue(source)
-                            let wait = min(60, max(1, due.timeIntervalSince(self.now())))
+                            let wait = self.wait(min(60, max(1, due.timeIntervalSince(self.now()))), source: source)
                             try? await Task.sleep(for: .seconds(wait * (1 + 0.1 * Double.random(in: 0..<1))))
                         }
                         return
@@ -173,9 +178,9 @@ public final class VICALRefresher: Sendable {
                     var failures = 0
                     while !Task.isCancelled {
                         failures = await self.refresh(source).failed ? failures + 1 : 0
-                        let delay = schedule.delay(consecutiveFailures: failures, jitter: Double.random(in: 0..<1))
+                        let delay = self.wait(schedule.delay(consecutiveFailures: failures, jitter: Double.random(in: 0..<1)), source: source)
                         if failures > 0 {
-                            self.logger.info("VICAL refresh retry scheduled", metadata: [
+                            self.logger.info("\(self.importer.listKind) refresh retry scheduled", metadata: [
                                 "source": "\(source.name)", "failures": .stringConvertible(failures),
                                 "retrySeconds": .stringConvertible(Int(delay))])
                         }

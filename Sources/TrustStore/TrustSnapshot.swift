@@ -17,10 +17,36 @@ public struct TrustSnapshot: Sendable {
     public let anchors: [TrustAnchor]
     /// The VICAL in force per source.
     public let lists: [String: TrustListRecord]
-    /// One per certificate, with the union of the docTypes its entries allow: what chains are built against.
-    private let issuers: [TrustAnchor]
-    private let bySubjectKeyIdentifier: [[UInt8]: [Int]]
-    private let bySubject: [DistinguishedName: [Int]]
+    /// Per purpose, one anchor per certificate whose entries permit it, with the union of the docTypes those entries
+    /// allow: what chains are built against.
+    private let indices: [TrustAnchorMetadata.Purpose: IssuerIndex]
+
+    /// The anchors of one purpose, by subject key identifier and by subject name.
+    private struct IssuerIndex: Sendable {
+        let issuers: [TrustAnchor]
+        let bySubjectKeyIdentifier: [[UInt8]: [Int]]
+        let bySubject: [DistinguishedName: [Int]]
+
+        init(_ entries: [TrustAnchor]) {
+            let issuers = TrustSet.merge(entries, by: \.sha256)
+            var bySKI: [[UInt8]: [Int]] = [:]
+            var bySubject: [DistinguishedName: [Int]] = [:]
+            for (index, anchor) in issuers.enumerated() {
+                if let ski = anchor.subjectKeyIdentifier { bySKI[ski, default: []].append(index) }
+                bySubject[anchor.certificate.subject, default: []].append(index)
+            }
+            self.issuers = issuers
+            self.bySubjectKeyIdentifier = bySKI
+            self.bySubject = bySubject
+        }
+
+        func candidates(authorityKeyIdentifier: [UInt8]?, issuer: DistinguishedName) -> [TrustAnchor] {
+            if let aki = authorityKeyIdentifier, let indices = bySubjectKeyIdentifier[aki] {
+                return indices.map { issuers[$0] }.filter { $0.certificate.subject == issuer }
+            }
+            return (bySubject[issuer] ?? []).map { issuers[$0] }
+        }
+    }
 
     public init(anchors: [TrustAnchor], version: Int = 1) {
         self.init(set: TrustSet(anchors: anchors), version: version)
@@ -28,20 +54,15 @@ public struct TrustSnapshot: Sendable {
 
     public init(set: TrustSet, version: Int = 1) {
         let entries = set.normalized().anchors
-        let issuers = TrustSet.merge(entries, by: \.sha256)
         self.version = version
         self.identity = snapshotCounter.wrappingAdd(1, ordering: .relaxed).newValue
         self.anchors = entries
         self.lists = set.lists
-        self.issuers = issuers
-        var bySKI: [[UInt8]: [Int]] = [:]
-        var bySubject: [DistinguishedName: [Int]] = [:]
-        for (index, anchor) in issuers.enumerated() {
-            if let ski = anchor.subjectKeyIdentifier { bySKI[ski, default: []].append(index) }
-            bySubject[anchor.certificate.subject, default: []].append(index)
+        var indices: [TrustAnchorMetadata.Purpose: IssuerIndex] = [:]
+        for purpose in TrustAnchorMetadata.Purpose.allCases {
+            indices[purpose] = IssuerIndex(entries.filter { $0.metadata.permits(purpose) })
         }
-        self.bySubjectKeyIdentifier = bySKI
-        self.bySubject = bySubject
+        self.indices = indices
     }
 
     /// The set this snapshot holds.
@@ -51,10 +72,10 @@ public struct TrustSnapshot: Sendable {
 
     /// Anchors that could have issued a certificate with this authority key identifier and issuer name.
     /// With an AKI, anchors are matched by SKI (names may repeat across keys); without one, by subject name.
-    public func candidateIssuers(authorityKeyIdentifier: [UInt8]?, issuer: DistinguishedName) -> [TrustAnchor] {
-        if let aki = authorityKeyIdentifier, let indices = bySubjectKeyIdentifier[aki] {
-            return indices.map { issuers[$0] }.filter { $0.certificate.subject == issuer }
-        }
-        return (bySubject[issuer] ?? []).map { issuers[$0] }
+    /// Only anchors that permit `purpose` are candidates (an issuance service of a list of trusted entities never
+    /// roots a status-list signer, a revocation service never a credential).
+    public func candidateIssuers(authorityKeyIdentifier: [UInt8]?, issuer: DistinguishedName,
+                                 purpose: TrustAnchorMetadata.Purpose = .issuance) -> [TrustAnchor] {
+        indices[purpose]?.candidates(authorityKeyIdentifier: authorityKeyIdentifier, issuer: issuer) ?? []
     }
 }

@@ -63,6 +63,7 @@ extension ConfigurationLoader.Values {
             }
             outbound.allowedDestinations.append(destination)
         }
+        outbound.publicDestinations = try bool("outbound", "publicDestinations", default: true)
         outbound.maxRedirects = try int("outbound", "maxRedirects", default: 3, range: 0...3)
         outbound.connectTimeoutSeconds = try int("outbound", "connectTimeoutSeconds", default: 5, range: 1...60)
         outbound.idleTimeoutSeconds = try int("outbound", "idleTimeoutSeconds", default: 10, range: 1...300)

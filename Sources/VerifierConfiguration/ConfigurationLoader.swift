@@ -31,14 +31,15 @@ public enum ConfigurationLoader {
         "store": ["kind", "url", "passwordFile", "poolSize", "tls", "sessionKeyFile", "operationTimeoutMs"],
         "store.tls": ["mode", "caFile"],
         "trust": ["iacaDirectory", "seedDirectory", "profileChecks", "profileChecksByAnchor", "pollSeconds",
-                  "expiringWindowDays", "vicalSigners", "vicalSources", "vicalRetrySeconds", "requestTrustedAuthorities"],
+                  "expiringWindowDays", "vicalSigners", "vicalSources", "vicalRetrySeconds", "loteSources", "requestTrustedAuthorities"],
         "verification": ["clockSkewSeconds", "allowVerificationTimeOverride"],
         "readerTokens": ["brandId", "keyId", "signingKey", "lifetimeSeconds", "clientTokens", "clientTokensFile"],
         "admin": ["token", "tokenFile"],
         "integrators": ["tokens", "tokensFile", "requireToken", "maxSessionsPerIntegrator"],
         "status": ["mode", "unknown", "fetchTimeoutSeconds", "maxListBytes", "allowedSchemes", "cacheSeconds",
                    "staleGraceSeconds", "cacheMaxBytes"],
-        "outbound": ["allowedDestinations", "maxRedirects", "connectTimeoutSeconds", "idleTimeoutSeconds", "maxConcurrentFetches",
+        "crl": ["mode", "fetchTimeoutSeconds", "maxBytes", "allowedSchemes", "cacheSeconds", "staleGraceSeconds", "cacheMaxBytes"],
+        "outbound": ["allowedDestinations", "publicDestinations", "maxRedirects", "connectTimeoutSeconds", "idleTimeoutSeconds", "maxConcurrentFetches",
                      "maxConcurrentFetchesPerHost"],
         "readerAuth": ["signingKey", "certificateChain", "mode"],
         "web": ["allowedOrigins", "sessionTTLSeconds", "allowStatelessVerify", "maxSessions", "maxSessionBytes"],
@@ -451,6 +452,7 @@ public enum ConfigurationLoader {
                 pollSeconds: try int("trust", "pollSeconds", default: 30, range: 0...86_400),
                 expiringWindowDays: try int("trust", "expiringWindowDays", default: 30, range: 0...3650),
                 vicalSigners: signers, vicalSources: vicalSources)
+            trust.loteSources = try loteSourceList(raw("trust", "loteSources"), vicalNames: Set(vicalSources.map(\.name)), path: path)
             trust.vicalRetrySeconds = try int("trust", "vicalRetrySeconds", default: 60, range: 1...86_400)
             if let text = try string("trust", "requestTrustedAuthorities") {
                 guard let choice = ServiceConfiguration.Trust.RequestedAuthorities(rawValue: text) else {
@@ -521,6 +523,7 @@ public enum ConfigurationLoader {
             var configuration = ServiceConfiguration(server: server, apple: apple, trust: trust, verification: verification,
                                                      readerTokens: readerTokens, admin: admin, file: file)
             configuration.status = status
+            configuration.crl = try crl()
             configuration.integrators = try integrators()
             configuration.outbound = try outbound()
             configuration.store = try store()

@@ -1,8 +1,10 @@
+import CertificateRevocation
 import Webhooks
 import DigitalCredentials
 import Foundation
 import SDJWTVC
 import Logging
+import TrustLists
 import TrustManagement
 import OutboundFetch
 import MDoc
@@ -75,6 +77,8 @@ public struct ServiceConfiguration: Sendable {
         public var vicalSigners: [String: URL] = [:]
         /// VICALs fetched on a schedule.
         public var vicalSources: [VICALSource] = []
+        /// Lists of trusted entities (ETSI TS 119 602) fetched on a schedule.
+        public var loteSources: [LoTESourceSettings] = []
         /// The first retry after a failed scheduled refresh; each further failure doubles it, up to the source's
         /// interval.
         public var vicalRetrySeconds = 60
@@ -94,6 +98,19 @@ public struct ServiceConfiguration: Sendable {
 
     /// A VICAL fetched on a schedule (`trust.vicalSources`).
     public typealias VICALSource = TrustManagement.VICALSource
+
+    /// A list of trusted entities as configured (`trust.loteSources`): the signer anchors are files, read with the
+    /// other key material.
+    public struct LoTESourceSettings: Sendable {
+        public var name: String
+        public var url: URL
+        public var kind: LoTEKind
+        public var signerAnchors: [URL]
+        public var refreshHours: Double
+        public var scope: LoTESource.Scope
+        public var staleGraceSeconds: TimeInterval
+        public var onStale: LoTESource.StalePolicy
+    }
 
     public struct Verification: Sendable {
         public var clockSkewSeconds = 300
@@ -151,11 +168,34 @@ public struct ServiceConfiguration: Sendable {
         public var cacheMaxBytes = 64 << 20
     }
 
+    /// CRL checking of every certificate chain verifierd builds (`crl`).
+    public struct CRL: Sendable {
+        /// `warn` by default: a revoked certificate always fails; an undetermined status (a distribution point that is
+        /// unreachable, outside `outbound.allowedDestinations`, or answers with an unusable CRL) is a warning, so that
+        /// an issuer whose distribution point this deployment cannot reach still verifies. `enforce` fails it too.
+        public var mode: CertificateRevocationPolicy.Mode = .warn
+        public var fetchTimeoutSeconds = 5
+        /// Largest CRL read; a larger one is `CRL_TOO_LARGE`.
+        public var maxBytes = 1 << 20
+        public var allowedSchemes: [String] = ["http", "https"]
+        /// A CRL is fetched again after this long even before its nextUpdate (an issuer may publish early).
+        public var cacheSeconds = 3600
+        /// How long past its nextUpdate a kept CRL may still answer when a refetch fails (0: never).
+        public var staleGraceSeconds = 0
+        /// Most bytes the kept CRLs hold together (DER).
+        public var cacheMaxBytes = 32 << 20
+
+        public var policy: CertificateRevocationPolicy { CertificateRevocationPolicy(mode: mode) }
+    }
+
     /// How verifierd reaches other servers (status lists, VICALs): one fetcher, one destination policy.
     public struct Outbound: Sendable {
         /// `host:port` destinations opened although their address is loopback, private or link-local (and over plain
         /// http); everything else such stays refused.
         public var allowedDestinations: [AllowedDestination] = []
+        /// False: nothing but `allowedDestinations` is ever contacted (no public name is resolved): a locked-down
+        /// network, and the test suite.
+        public var publicDestinations = true
         /// Redirects followed per fetch (at most 3), each hop checked again.
         public var maxRedirects = 3
         public var connectTimeoutSeconds = 5
@@ -431,6 +471,7 @@ public struct ServiceConfiguration: Sendable {
     public var zeroKnowledge: ZeroKnowledge?
     public var webhooks: Webhooks?
     public var status = Status()
+    public var crl = CRL()
     public var outbound = Outbound()
     public var readerAuth: ReaderAuth?
     public var web: Web?

@@ -4,6 +4,9 @@ import OpenID4VP
 import ReaderAuthentication
 import ServerTLS
 import TrustLists
+import TrustManagement
+import TrustStore
+import X509
 import ZKMdoc
 
 /// Every key, certificate chain and signer anchor the configuration names, read and checked before anything is
@@ -24,6 +27,8 @@ public struct ServiceKeyMaterial: Sendable {
     public let vicalSigners: [String: VICALSignerAnchor]
     /// The HTTPS listener's certificate and key (`server.tls`).
     public let tlsIdentity: TLSServerIdentity?
+    /// The lists of trusted entities with their signer anchors read (`trust.loteSources`).
+    public internal(set) var loteSources: [LoTESource] = []
     /// The accepted zero-knowledge systems whose circuits loaded (`zk.systems`).
     public internal(set) var zkSystems: [ZKSystem] = []
     /// Systems left out because their circuit file is missing (`zk.missingCircuits` warn), for the start-up warnings.
@@ -61,7 +66,31 @@ public struct ServiceKeyMaterial: Sendable {
         if let zk = configuration.zeroKnowledge {
             (material.zkSystems, material.zkMissing) = try zkSystems(zk)
         }
+        material.loteSources = try loteSources(configuration.trust.loteSources)
         return material
+    }
+
+    /// Reads each list source's signer anchors (PEM, one or more certificates per file, or DER).
+    public static func loteSources(_ settings: [ServiceConfiguration.LoTESourceSettings]) throws(ConfigurationError) -> [LoTESource] {
+        var sources: [LoTESource] = []
+        for (index, source) in settings.enumerated() {
+            let key = "trust.loteSources[\(index)].signerAnchors"
+            var anchors: [Certificate] = []
+            for url in source.signerAnchors {
+                let data = Array(try ConfiguredFile.bytes(url, key: key))
+                do {
+                    let ders = try CertificateParsing.derCertificates(from: data, source: url.path)
+                    guard !ders.isEmpty else { throw TrustAnchorError.unparsable(source: url.path, reason: "no certificate") }
+                    for der in ders { anchors.append(try Certificate(derEncoded: der)) }
+                } catch {
+                    throw ConfigurationError(key: key, "\(url.path): not a certificate (PEM or DER): \(error)")
+                }
+            }
+            sources.append(LoTESource(name: source.name, url: source.url, kind: source.kind, signerAnchors: anchors,
+                                      refreshHours: source.refreshHours, scope: source.scope,
+                                      staleGraceSeconds: source.staleGraceSeconds, onStale: source.onStale))
+        }
+        return sources
     }
 
     /// Loads each `zk.systems` circuit (a second or so each); a file whose content is not its system's circuit

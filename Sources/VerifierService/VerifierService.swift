@@ -30,6 +30,8 @@ public final class VerifierService: Sendable {
     public let outboundFetcher: OutboundFetcher
     /// Fetches, verifies and caches the status lists that MSOs name.
     public let statusResolver: StatusResolver
+    /// The CRLs of issuer, status-list signer, list signer and registration chains, by distribution point.
+    public let crlCache: CRLCache
     /// One-time sessions of the web and proximity flows, and issued Apple nonces.
     public let sessionStore: any SessionStore
     /// Where sessions and the trust set live (memory and the directory, or the database).
@@ -38,6 +40,8 @@ public final class VerifierService: Sendable {
     public let tlsIdentity: TLSServerIdentity?
     /// Scheduled fetches of `trust.vicalSources`.
     public let vicalRefresher: VICALRefresher
+    /// Scheduled fetches of `trust.loteSources` (lists of trusted entities).
+    public let loteRefresher: VICALRefresher
     let logger: Logger
     /// The service clock; injectable so tests are repeatable.
     let now: @Sendable () -> Date
@@ -65,7 +69,9 @@ public final class VerifierService: Sendable {
     /// The same administration for the SD-JWT VC issuer trust set, when configured.
     let sdJwtVcIssuerAdmin: TrustAdminHandler?
     let vicalAdmin: VICALAdminHandler
+    let loteAdmin: LoTEAdminHandler
     let statusAdmin: StatusAdminHandler
+    let crlAdmin: CRLAdminHandler
     let tlsAdmin: TLSAdminHandler
     let health: HealthHandler
     /// The accepted zero-knowledge systems loaded at start, and those left out for a missing circuit file.
@@ -93,7 +99,8 @@ public final class VerifierService: Sendable {
         self.now = now
         let status = configuration.status
         let outbound = OutboundFetcher(policy: DestinationPolicy(
-            allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects),
+            allowed: configuration.outbound.allowedDestinations, maximumRedirects: configuration.outbound.maxRedirects,
+            allowsPublicDestinations: configuration.outbound.publicDestinations),
             maximumTransfers: configuration.outbound.maxConcurrentFetches,
             maximumPerDestination: configuration.outbound.maxConcurrentFetchesPerHost)
         outbound.policy.refuse(listeningPorts: [configuration.server.port] + [configuration.server.plainHealthPort].compactMap { $0 })
@@ -113,7 +120,21 @@ public final class VerifierService: Sendable {
         }
         self.store = opened
         let store = opened
-        statusResolver = StatusResolver(cache: StatusListCache(
+        let crl = configuration.crl
+        let crlCache = CRLCache(
+            fetcher: CRLFetcher(fetcher: outbound, maximumBytes: crl.maxBytes, timeout: TimeInterval(crl.fetchTimeoutSeconds),
+                                connectTimeout: configuration.outbound.connectTimeoutSeconds,
+                                idleTimeout: configuration.outbound.idleTimeoutSeconds, allowedSchemes: Set(crl.allowedSchemes)),
+            cacheSeconds: TimeInterval(crl.cacheSeconds), staleGraceSeconds: TimeInterval(crl.staleGraceSeconds),
+            maximumBytes: crl.cacheMaxBytes,
+            onEvent: { [logger, metrics] event in
+                metrics.crl(event)
+                if case .fetched(let host, let outcome) = event {
+                    logger.info("CRL fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
+                }
+            })
+        self.crlCache = crlCache
+        let statusCache = StatusListCache(
             fetcher: fetcher, verifier: StatusListTokenVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
             cacheSeconds: TimeInterval(status.cacheSeconds),
             staleGraceSeconds: TimeInterval(status.staleGraceSeconds),
@@ -126,7 +147,8 @@ public final class VerifierService: Sendable {
                 if case .fetched(let host, let outcome) = event {
                     logger.info("status list fetched", metadata: ["host": "\(host)", "outcome": "\(outcome)"])
                 }
-            }))
+            })
+        statusResolver = StatusResolver(cache: statusCache, crls: crl.mode == .off ? nil : crlCache, crlPolicy: crl.policy, now: now)
         iacaTrust = store.trust
         let vicalSigners = material.vicalSigners
         let vicalVerifier = VICALVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds))
@@ -140,6 +162,18 @@ public final class VerifierService: Sendable {
             // Replicas on PostgreSQL take turns: one refreshes a source when it is due, the others adopt the result.
             ledger: store.database.map { PostgresVICALRefreshLedger(database: $0) },
             onOutcome: { [metrics] source, outcome in metrics.vicalRefresh(source: source, outcome: outcome) })
+        let loteImporter = LoTEImporter(sources: material.loteSources, iaca: store.trust, sdJwtVcIssuers: store.sdJwtVcIssuers,
+                                        verifier: LoTEVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
+                                        crls: crl.mode == .off ? nil : crlCache, crlPolicy: crl.policy)
+        loteRefresher = VICALRefresher(
+            sources: material.loteSources.map(\.scheduled),
+            fetcher: VICALFetcher(fetcher: outbound, limits: FetchLimits(
+                totalTimeout: 20, connectTimeout: TimeInterval(configuration.outbound.connectTimeoutSeconds),
+                idleTimeout: TimeInterval(configuration.outbound.idleTimeoutSeconds), maximumBodyBytes: LoTELimits.default.maximumBytes)),
+            retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds), importer: loteImporter, now: now, logger: logger,
+            // The same ledger as VICALs: list sources are keyed `lote:<name>`, never a VICAL source name.
+            ledger: store.database.map { PostgresVICALRefreshLedger(database: $0) },
+            onOutcome: { [metrics] source, outcome in metrics.loteRefresh(source: source, outcome: outcome) })
         let readerTokenService = material.readerTokens
         let merchantKeys = material.merchantKeys
         let readerAuthKey = material.readerAuth
@@ -216,11 +250,13 @@ public final class VerifierService: Sendable {
         }
         vicalAdmin = VICALAdminHandler(trust: store.trust, signers: vicalSigners, verifier: vicalVerifier,
                                        scheduled: configuration.trust.vicalSources, refresher: vicalRefresher, clock: clock)
+        loteAdmin = LoTEAdminHandler(sources: material.loteSources, importer: loteImporter, refresher: loteRefresher, clock: clock)
         statusAdmin = StatusAdminHandler(statusResolver: statusResolver, now: now)
+        crlAdmin = CRLAdminHandler(cache: crlCache, now: now)
         tlsAdmin = TLSAdminHandler(identity: tlsIdentity, logger: logger, metrics: metrics)
         health = HealthHandler(trust: store.trust, store: store, appleConfigured: configuration.apple != nil,
                                merchantKeyCount: merchantKeys.count, scheduledSources: configuration.trust.vicalSources.map(\.name),
-                               refresher: vicalRefresher, tlsIdentity: tlsIdentity, registrations: registrations,
+                               refresher: vicalRefresher, lotes: loteAdmin, tlsIdentity: tlsIdentity, registrations: registrations,
                                metrics: metrics, now: now)
     }
 
@@ -288,7 +324,10 @@ public final class VerifierService: Sendable {
         }
         routes.add(admin, .get, "/v1/admin/vicals", vicalAdmin.listSources(_:by:))
         routes.add(admin, .post, "/v1/admin/vicals/:source", vicalAdmin.importVICAL(_:by:))
+        routes.add(admin, .get, "/v1/admin/lotes", loteAdmin.listSources(_:by:))
+        routes.add(admin, .post, "/v1/admin/lotes/:source", loteAdmin.importList(_:by:))
         routes.add(admin, .get, "/v1/admin/status-cache", statusAdmin.statusCache(_:by:))
+        routes.add(admin, .get, "/v1/admin/crl-cache", crlAdmin.crlCache(_:by:))
         routes.add(admin, .post, "/v1/admin/tls/reload", tlsAdmin.reload(_:by:))
 
         // Reader tokens check their own client tokens (readerTokens.clientTokens), after saying whether they are on.

@@ -7,13 +7,13 @@ import TrustManagement
 import TrustStore
 import VerifierService
 
-/// `verifierd iaca list|add|remove|check|import-vical|export|import`: the trust set in force (the trust directory, or
+/// `verifierd iaca list|add|remove|check|import-vical|import-lote|export|import`: the trust set in force (the trust directory, or
 /// the database with the PostgreSQL store), with the same validation and atomic writes as the admin API.
 struct IACACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iaca", abstract: "Manage the trusted IACA roots (the directory, or the database with store.kind postgres).",
         subcommands: [TrustSetList<IACASet>.self, TrustSetAdd<IACASet>.self, TrustSetRemove<IACASet>.self, Check.self,
-                      ImportVICAL.self, Export.self, Import.self])
+                      ImportVICAL.self, ImportLoTE.self, Export.self, Import.self])
 
     /// The configured store's trust set (the database is migrated first, like at start-up).
     static func store(_ options: ConfigOption) async -> ServiceStorage {

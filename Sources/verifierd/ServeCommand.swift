@@ -83,6 +83,7 @@ struct Serve: AsyncParsableCommand {
         }
         let poll = Self.pollTrustDirectory(service, every: configuration.trust.pollSeconds)
         let refresh = Task { await service.vicalRefresher.run() }
+        let refreshLists = Task { await service.loteRefresher.run() }
         let follow = Task { await service.store.followSharedTrust(logger: logger) }
         let sweep = Task { await Self.sweepSessions(service) }
         let deliveries = Task { await service.runWebhookDeliveries() }
@@ -100,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         await health?.waitUntilStopped()
         poll?.cancel()
         refresh.cancel()
+        refreshLists.cancel()
         follow.cancel()
         sweep.cancel()
         deliveries.cancel()

@@ -51,7 +51,7 @@ struct ZkDocumentsResponseTests {
                                                          options: VerificationOptions(verificationTime: Date(timeIntervalSince1970: 1_764_590_400)))
         let document = try #require(report.documents.first)
         #expect(!report.verified && document.zeroKnowledge != nil && document.validityInfo == nil)
-        #expect(document.checks.map(\.id) == [.issuerCertificateChain, .issuerCertificateProfile, .zkSystem, .zkNameSpace, .zkTimestamp,
+        #expect(document.checks.map(\.id) == [.issuerCertificateChain, .issuerCertificateProfile, .issuerCertificateRevocation, .zkSystem, .zkNameSpace, .zkTimestamp,
                                               .zkProof, .msoStatus, .requestElements, .requestTrustedAuthorities])
         #expect(document.check(.zkSystem)?.code == .zkSystemNotAccepted)
         #expect(document.check(.zkProof)?.status == .notApplicable)

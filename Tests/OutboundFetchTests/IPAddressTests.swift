@@ -43,13 +43,29 @@ struct IPAddressTests {
 
     @Test func schemeRules() {
         let policy = DestinationPolicy(allowed: [AllowedDestination("127.0.0.1:8000")!])
-        #expect(policy.refusal(scheme: "https", host: "lists.example", port: 443, previousScheme: nil) == nil)
-        #expect(policy.refusal(scheme: "http", host: "lists.example", port: 80, previousScheme: nil) != nil)
+        #expect(policy.refusal(scheme: "https", host: "lists.example.com", port: 443, previousScheme: nil) == nil)
+        #expect(policy.refusal(scheme: "http", host: "lists.example.com", port: 80, previousScheme: nil) != nil)
         #expect(policy.refusal(scheme: "http", host: "127.0.0.1", port: 8000, previousScheme: nil) == nil)
         #expect(policy.refusal(scheme: "http", host: "127.0.0.1", port: 8000, previousScheme: "https")?
             .contains("https to http") == true)
         #expect(policy.refusal(scheme: "file", host: "", port: 0, previousScheme: nil) != nil)
         #expect(policy.refusal(scheme: "gopher", host: "127.0.0.1", port: 8000, previousScheme: nil) != nil)
+    }
+
+    /// Special-use names (RFC 6761, 6762, 7686) are never resolved unless the allowlist names them; with public
+    /// destinations off, nothing but the allowlist is.
+    @Test func specialUseNamesAndPublicDestinationsOff() {
+        let policy = DestinationPolicy(allowed: [AllowedDestination("crl.test:8080")!])
+        for host in ["verifierd.example", "a.b.invalid", "x.test", "printer.local", "abc.onion", "VERIFIERD.EXAMPLE."] {
+            #expect(policy.refusal(scheme: "https", host: host, port: 443, previousScheme: nil)?.contains("special-use") == true, "\(host)")
+        }
+        #expect(policy.refusal(scheme: "http", host: "crl.test", port: 8080, previousScheme: nil) == nil)
+        #expect(policy.refusal(scheme: "https", host: "example.com", port: 443, previousScheme: nil) == nil)
+        #expect(policy.refusal(scheme: "https", host: "testing.org", port: 443, previousScheme: nil) == nil)
+        let closed = DestinationPolicy(allowed: [AllowedDestination("127.0.0.1:8000")!], allowsPublicDestinations: false)
+        #expect(closed.refusal(scheme: "https", host: "example.com", port: 443, previousScheme: nil)?
+            .contains("outbound.publicDestinations is false") == true)
+        #expect(closed.refusal(scheme: "http", host: "127.0.0.1", port: 8000, previousScheme: nil) == nil)
     }
 
     @Test func connectionRules() {

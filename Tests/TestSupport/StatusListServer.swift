@@ -81,21 +81,7 @@ public final class StatusListServer: Sendable {
             fields[.location] = how == "https" ? "https://127.0.0.1:\(port)/lists/bits1" : "/lists/bits1"
             return HTTPServerResponse(status: .found, headerFields: fields)
         }
-        // The fixed port may still be held for a moment by the previous test's server, which closes its listener
-        // asynchronously: try again for up to 5 s.
-        var attempt = 0
-        while true {
-            let candidate = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), router: router)
-            do {
-                try candidate.start()
-                server = candidate
-                break
-            } catch {
-                attempt += 1
-                if attempt >= 50 { throw error }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-        }
+        server = try LoopbackListener.start(router, port: port)
     }
 
     /// How often `/lists/<name>` (or a served file, by its path) was asked for.

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import CertificationPath
 import COSE
 import Crypto
@@ -30,6 +31,12 @@ struct IssuerChain: Sendable {
     let profileFindings: [ProfileFinding]
     /// Why no path could be built or the x5chain could not be read.
     let failure: (code: VerificationErrorCode, detail: String)?
+    /// What CRLs are checked for: each certificate of ``path`` with its issuer (the next one, the anchor's for the
+    /// last); nil without a path to an anchor.
+    var revocationLinks: [ChainRevocationChecker.Link]? {
+        guard let anchor, !path.isEmpty else { return nil }
+        return ChainRevocationChecker.links(path: path, anchor: anchor.certificate)
+    }
     /// The AuthorityKeyIdentifier keyIdentifiers of the certificates the x5chain carries, in its order (what a
     /// request's trusted authorities are matched against).
     private(set) var presentedAuthorityKeyIdentifiers: [[UInt8]] = []

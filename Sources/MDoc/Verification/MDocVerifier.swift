@@ -1,4 +1,5 @@
 import CBOR
+import CertificateRevocation
 import Foundation
 import TrustStore
 import X509
@@ -11,7 +12,7 @@ public struct MDocVerifier: Sendable {
 
     /// The checks in reporting order.
     static let checks: [any DocumentCheck] = [
-        CertificateChainCheck(), CertificateProfileCheck(), IssuerSignatureCheck(), DocTypeCheck(),
+        CertificateChainCheck(), CertificateProfileCheck(), CertificateRevocationCheck(), IssuerSignatureCheck(), DocTypeCheck(),
         ValueDigestsCheck(), MSOValidityCheck(), MSODeviceKeyCheck(), DeviceAuthenticationCheck(), KeyAuthorizationsCheck(), StatusCheck(),
         RequestedElementsCheck(), TrustedAuthoritiesCheck(),
     ]
@@ -55,15 +56,27 @@ public struct MDocVerifier: Sendable {
             ZKDocumentContext(document: $0, sessionTranscript: sessionTranscript, options: options, trust: trust)
         }
         var references = Set<StatusReferenceKey>()
+        var links: [ChainRevocationChecker.Link] = []
         let contexts = response.documents.map { document in
             var context = DocumentContext(document: document, sessionTranscript: sessionTranscript, options: options, trust: trust)
             context.settleIssuerChecks()
-            if context.notValidAsIssuedReason == nil, let named = document.mobileSecurityObject.statusReferences {
-                references.formUnion(named.keys)
+            if context.notValidAsIssuedReason == nil {
+                if let named = document.mobileSecurityObject.statusReferences { references.formUnion(named.keys) }
+                if options.certificateRevocation.mode != .off {
+                    for link in context.chain.revocationLinks ?? [] where !links.contains(where: { $0.certificate == link.certificate }) {
+                        links.append(link)
+                    }
+                }
             }
             return context
         }
-        return PreparedResponse(transcriptProblem: nil, contexts: contexts, statusReferences: references, zkContexts: zkContexts)
+        for context in zkContexts {
+            for link in context.revocationLinks ?? [] where !links.contains(where: { $0.certificate == link.certificate }) {
+                links.append(link)
+            }
+        }
+        return PreparedResponse(transcriptProblem: nil, contexts: contexts, statusReferences: references, zkContexts: zkContexts,
+                                revocationLinks: links)
     }
 
     /// The second half: every check of every document, with the status evidence resolved for
@@ -72,21 +85,24 @@ public struct MDocVerifier: Sendable {
     /// `zeroKnowledgeOutcomes` are those of ``PreparedResponse/zeroKnowledgeProofs``, in order (nil: a proof
     /// verified; otherwise why not). Without them the proofs run here, on the caller's thread.
     public func finish(_ prepared: PreparedResponse, statusEvidence: [StatusReferenceKey: StatusEvidence],
-                       zeroKnowledgeOutcomes: [String?]? = nil) -> VerificationReport {
+                       zeroKnowledgeOutcomes: [String?]? = nil,
+                       certificateRevocation: [Certificate: CertificateRevocationOutcome]? = nil) -> VerificationReport {
         if let problem = prepared.transcriptProblem { return .failure(.sessionTranscriptMalformed, problem) }
         var documents = prepared.contexts.map { context in
             var context = context
             context.options.statusEvidence = statusEvidence
+            if let certificateRevocation { context.options.certificateRevocationEvidence = certificateRevocation }
             return verify(context)
         }
         guard !prepared.zkContexts.isEmpty else { return VerificationReport(documents: documents) }
         var outcomes = (zeroKnowledgeOutcomes ?? prepared.zeroKnowledgeProofs.map { $0.run() })[...]
         for context in prepared.zkContexts {
             guard context.proofJob != nil else {
-                documents.append(context.report(proofFailure: nil))
+                documents.append(context.report(proofFailure: nil, certificateRevocation: certificateRevocation ?? [:]))
                 continue
             }
-            documents.append(context.report(proofFailure: .some(outcomes.popFirst() ?? "the proof's outcome is missing")))
+            documents.append(context.report(proofFailure: .some(outcomes.popFirst() ?? "the proof's outcome is missing"),
+                                            certificateRevocation: certificateRevocation ?? [:]))
         }
         return VerificationReport(documents: documents)
     }

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import ZKMdoc
 
 /// A DeviceResponse half verified by ``MDocVerifier/prepare(_:sessionTranscript:options:)``: what is known before
@@ -15,13 +16,18 @@ public struct PreparedResponse: Sendable {
     public let statusReferences: Set<StatusReferenceKey>
     /// The `zkDocuments`, with every check but the proof settled.
     let zkContexts: [ZKDocumentContext]
+    /// The certificates whose CRLs are worth fetching, each with its issuer: the paths of the documents valid as
+    /// issued (the same rule as ``statusReferences``), when CRL checking is on. Resolve them
+    /// (``ChainRevocationChecker``) and hand the outcomes to ``MDocVerifier/finish(_:statusEvidence:zeroKnowledgeOutcomes:certificateRevocation:)``.
+    public let revocationLinks: [ChainRevocationChecker.Link]
 
     init(transcriptProblem: String?, contexts: [DocumentContext], statusReferences: Set<StatusReferenceKey>,
-         zkContexts: [ZKDocumentContext] = []) {
+         zkContexts: [ZKDocumentContext] = [], revocationLinks: [ChainRevocationChecker.Link] = []) {
         self.transcriptProblem = transcriptProblem
         self.contexts = contexts
         self.statusReferences = statusReferences
         self.zkContexts = zkContexts
+        self.revocationLinks = revocationLinks
     }
 
     /// The zero-knowledge proofs left to check, in document order: run them (``ZKProofJob/run()``, on a

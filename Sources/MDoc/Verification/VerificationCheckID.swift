@@ -2,6 +2,8 @@
 public enum VerificationCheckID: String, Sendable, CaseIterable, Codable {
     case issuerCertificateChain = "issuer.certificateChain"
     case issuerCertificateProfile = "issuer.certificateProfile"
+    /// Every certificate of the path below the IACA against its issuer's CRL (RFC 5280 §6.3), when the chain verifies.
+    case issuerCertificateRevocation = "issuer.certificateRevocation"
     case issuerSignature = "issuer.signature"
     case msoDocType = "mso.docType"
     case issuerValueDigests = "issuer.valueDigests"

@@ -10,6 +10,19 @@ public enum VerificationErrorCode: String, Sendable, CaseIterable, Codable, Erro
     case issuerNotAuthorizedForDocType = "ISSUER_NOT_AUTHORIZED_FOR_DOCTYPE"
     // issuer.certificateProfile
     case certificateProfileViolation = "CERTIFICATE_PROFILE_VIOLATION"
+    // issuer.certificateRevocation (shared with SD-JWT VC's sdjwt.issuerCertificateRevocation and status-list signers)
+    /// A certificate of the path is on its issuer's current CRL.
+    case certificateRevoked = "CERTIFICATE_REVOKED"
+    case crlUnavailable = "CRL_UNAVAILABLE"
+    case crlTooLarge = "CRL_TOO_LARGE"
+    case crlMalformed = "CRL_MALFORMED"
+    case crlIssuerMismatch = "CRL_ISSUER_MISMATCH"
+    case crlIssuerNotAuthorized = "CRL_ISSUER_NOT_AUTHORIZED"
+    case crlSignatureInvalid = "CRL_SIGNATURE_INVALID"
+    case crlUnsupported = "CRL_UNSUPPORTED"
+    case crlScopeMismatch = "CRL_SCOPE_MISMATCH"
+    case crlNotYetValid = "CRL_NOT_YET_VALID"
+    case crlExpired = "CRL_EXPIRED"
     // issuer.signature
     case issuerSignatureInvalid = "ISSUER_SIGNATURE_INVALID"
     /// The issuer's signature algorithm, or (mso.deviceKey) the device key's type or curve, is not implemented.

@@ -1,4 +1,6 @@
+import CertificateRevocation
 import Foundation
+import X509
 import ZKMdoc
 
 /// How strictly the ISO 18013-5 Annex B certificate profile is applied.
@@ -42,6 +44,10 @@ public struct VerificationOptions: Sendable {
     public var requestedItems: RequestedItems?
     /// Status evidence resolved before verification (fetching is asynchronous; checks are not), by reference.
     public var statusEvidence: [StatusReferenceKey: StatusEvidence] = [:]
+    /// How CRLs apply to the issuer's path (`issuer.certificateRevocation`).
+    public var certificateRevocation = CertificateRevocationPolicy()
+    /// CRL outcomes resolved before verification, by certificate (each below its anchor, judged against its issuer).
+    public var certificateRevocationEvidence: [Certificate: CertificateRevocationOutcome] = [:]
     /// Where the SessionTranscript came from; with ``SessionTranscriptSource/caller`` the `device.authentication`
     /// detail says that the transcript was the caller's.
     public var sessionTranscriptSource: SessionTranscriptSource = .verifier

@@ -1,6 +1,8 @@
 import CBOR
+import CertificateRevocation
 import Foundation
 import TrustStore
+import X509
 import ZKMdoc
 
 /// One document from `zkDocuments`, judged: its document signer's chain under the same rules as any DS (the IACA's
@@ -20,6 +22,10 @@ struct ZKDocumentContext: Sendable {
     let proofJob: ZKProofJob?
     let proofNotRun: CheckOutcome?
     let requestedItems: RequestedItems?
+    let revocationPolicy: CertificateRevocationPolicy
+    /// The path's certificates to check against CRLs: only when the chain holds and the profile does not fail (the
+    /// issuer is known; the proof itself is not needed to look a certificate up).
+    let revocationLinks: [ChainRevocationChecker.Link]?
 
     init(document: ZkDocument, sessionTranscript: [UInt8], options: VerificationOptions, trust: TrustSnapshot) {
         self.document = document
@@ -40,6 +46,9 @@ struct ZKDocumentContext: Sendable {
         outcomes.append((.zkNameSpace, Self.nameSpaceOutcome(document, fixed: nameSpace)))
         outcomes.append((.zkTimestamp, Self.timestampOutcome(document, zk: zk, now: options.verificationTime)))
         settled = outcomes.map { $0.1.result(for: $0.0) }
+        revocationPolicy = options.certificateRevocation
+        let issuerHolds = settled.prefix(2).allSatisfy { $0.status != .failed } && settled.first?.status != .notApplicable
+        revocationLinks = issuerHolds && options.certificateRevocation.mode != .off ? chain.revocationLinks : nil
 
         let failed = settled.filter { $0.status == .failed }.map(\.id.rawValue)
         if zk != nil, let system, failed.isEmpty {
@@ -96,7 +105,7 @@ struct ZKDocumentContext: Sendable {
     }
 
     /// The document's report, with the proof check's failure (nil: it verified) when it ran.
-    func report(proofFailure: String??) -> DocumentReport {
+    func report(proofFailure: String??, certificateRevocation evidence: [Certificate: CertificateRevocationOutcome] = [:]) -> DocumentReport {
         let proof: CheckOutcome
         switch (proofNotRun, proofFailure) {
         case (let notRun?, _): proof = notRun
@@ -110,7 +119,16 @@ struct ZKDocumentContext: Sendable {
         let requestOutcome = requestedItems.map {
             RequestedElementsCheck.outcome(docType: document.docType, disclosed: disclosed, requested: $0)
         } ?? .notApplicable("the caller did not give the request")
-        let checks = settled + [
+        let revocation: CheckOutcome
+        if revocationPolicy.mode == .off {
+            revocation = .notApplicable("CRL checking is off (crl.mode)")
+        } else if let links = revocationLinks {
+            revocation = CertificateRevocationCheck.outcome(links.map { evidence[$0.certificate]
+                ?? .undetermined(.unavailable, detail: "\($0.certificate.subject): the CRL was not resolved") }, policy: revocationPolicy)
+        } else {
+            revocation = .notApplicable("not looked up: the issuer's chain does not hold")
+        }
+        let checks = Array(settled.prefix(2)) + [revocation.result(for: .issuerCertificateRevocation)] + settled.dropFirst(2) + [
             proof.result(for: .zkProof),
             CheckOutcome.notApplicable("a zero-knowledge proof hides the MSO and its status reference: revocation is not checked")
                 .result(for: .msoStatus),

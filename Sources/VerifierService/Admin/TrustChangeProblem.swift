@@ -13,6 +13,7 @@ extension ServiceProblem {
         case .alreadyPresent: self = ServiceProblem(.conflict, "IACA_ALREADY_TRUSTED", error.description)
         case .wouldBeEmpty: self = ServiceProblem(.conflict, "TRUST_SET_WOULD_BE_EMPTY", error.description)
         case .vical(let vical): self = ServiceProblem(.unprocessableContent, vical.code.rawValue, vical.detail)
+        case .lote(let lote): self = ServiceProblem(.unprocessableContent, lote.code.rawValue, lote.detail)
         case .notFound: self = ServiceProblem(.notFound, "IACA_NOT_FOUND", error.description)
         case .storage: self = ServiceProblem(.internalServerError, "TRUST_STORAGE_FAILED", error.description)
         case .unavailable(let reason): self = SessionGate.storeUnavailable(reason)

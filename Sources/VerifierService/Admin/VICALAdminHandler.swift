@@ -70,14 +70,14 @@ struct VICALAdminHandler: Sendable {
     func listSources(_ request: HTTPServerRequest, by _: AdminActor) throws(ServiceProblem) -> HTTPServerResponse {
         let snapshot = trust.snapshot
         let time = clock.now()
-        let names = Set(signers.keys).union(scheduled.map(\.name)).union(snapshot.lists.keys).sorted()
+        let vicalLists = snapshot.lists.keys.filter { !$0.hasPrefix(TrustAnchorMetadata.loteSourcePrefix) }
+        let names = Set(signers.keys).union(scheduled.map(\.name)).union(vicalLists).sorted()
         let sources = names.map { sourceJSON($0, snapshot: snapshot, time: time) }
         return .json(.object([("sources", .array(sources))]))
     }
 
     func sourceJSON(_ name: String, snapshot: TrustSnapshot, time: Date) -> JSON {
         let scheduled = scheduled.first { $0.name == name }
-        let list = snapshot.lists[name]
         var members: [(String, JSON)] = [
             ("name", .string(name)),
             ("configured", .bool(signers[name] != nil)),
@@ -85,32 +85,8 @@ struct VICALAdminHandler: Sendable {
             ("refreshHours", scheduled.map { JSON.double($0.refreshHours) } ?? .null),
             ("signerAnchor", JSON.nullable(signers[name]?.subject)),
         ]
-        if let list {
-            let inForce: [(String, JSON)] = [
-                ("issueID", list.issueID.map { JSON.int(Int64(truncatingIfNeeded: $0)) } ?? .null),
-                ("provider", .string(list.provider)),
-                ("date", .string(ReportJSON.timestamp(list.date))),
-                ("nextUpdate", JSON.nullable(list.nextUpdate.map(ReportJSON.timestamp))),
-                ("importedAt", .string(ReportJSON.timestamp(list.importedAt))),
-                ("anchorCount", .int(Int64(list.anchorCount))),
-                ("sha256", .string(list.sha256)),
-            ]
-            members.append(("inForce", .object(inForce)))
-            members.append(("ageSeconds", .double(time.timeIntervalSince(list.date).rounded())))
-            members.append(("nextUpdateMarginSeconds", list.nextUpdate.map { JSON.double($0.timeIntervalSince(time).rounded()) } ?? .null))
-        } else {
-            members += [("inForce", .null), ("ageSeconds", .null), ("nextUpdateMarginSeconds", .null)]
-        }
-        if let last = refresher.lastOutcome(name) {
-            let refresh: [(String, JSON)] = [
-                ("at", .string(ReportJSON.timestamp(last.at))),
-                ("outcome", .string(last.outcome)),
-                ("detail", JSON.nullable(last.detail)),
-            ]
-            members.append(("lastRefresh", .object(refresh)))
-        } else {
-            members.append(("lastRefresh", .null))
-        }
+        members += TrustListJSON.inForce(snapshot.lists[name], time: time)
+        members.append(("lastRefresh", TrustListJSON.lastRefresh(refresher.lastOutcome(name))))
         return .object(members)
     }
 }

@@ -165,6 +165,19 @@
     }
   }
 
+  // A list in force's next update with the margin to it, and a source's last scheduled refresh (VICALs and LoTEs).
+  function nextUpdateCell(f, margin) {
+    const late = typeof margin === "number" && margin < 0;
+    let next = f && f.nextUpdate ? fmtTime(f.nextUpdate) : DASH;
+    if (typeof margin === "number") next += late ? ` (overdue ${fmtDuration(-margin)})` : ` (in ${fmtDuration(margin)})`;
+    return { late, text: next };
+  }
+
+  function refreshCell(r) {
+    return { bad: r && /fail|error|invalid|reject|refus|rollback|stale/i.test(String(r.outcome)),
+             text: r ? `${r.outcome} at ${fmtTime(r.at)}${r.detail ? ": " + r.detail : ""}` : "never" };
+  }
+
   function renderSources(data) {
     const sources = list(data.sources);
     const tbody = $("vical-sources").tBodies[0];
@@ -178,13 +191,8 @@
       const config = s.configured
         ? [s.url || "upload only", typeof s.refreshHours === "number" ? `every ${s.refreshHours} h` : null].filter(Boolean).join(" \u00b7 ")
         : "not configured";
-      const margin = s.nextUpdateMarginSeconds;
-      const late = typeof margin === "number" && margin < 0;
-      let next = f && f.nextUpdate ? fmtTime(f.nextUpdate) : DASH;
-      if (typeof margin === "number") next += late ? ` (overdue ${fmtDuration(-margin)})` : ` (in ${fmtDuration(margin)})`;
-      const r = s.lastRefresh;
-      const refresh = r ? `${r.outcome} at ${fmtTime(r.at)}${r.detail ? ": " + r.detail : ""}` : "never";
-      const bad = r && /fail|error|invalid|reject|refus|rollback|stale/i.test(String(r.outcome));
+      const { late, text: next } = nextUpdateCell(f, s.nextUpdateMarginSeconds);
+      const { bad, text: refresh } = refreshCell(s.lastRefresh);
       tbody.append(el("tr", { "data-source": s.name, class: late ? "overdue" : null },
         el("td", { text: s.name }),
         el("td", { class: "config", text: config, title: s.signerAnchor ? `signer anchor: ${s.signerAnchor}` : null }),
@@ -213,12 +221,53 @@
     }
   }
 
+  function renderLists(data) {
+    const sources = list(data.sources);
+    const tbody = $("lote-sources").tBodies[0];
+    tbody.replaceChildren();
+    if (sources.length === 0) tbody.append(el("tr", {}, el("td", { colspan: 8, class: "empty", text: "No list sources." })));
+    for (const s of sources) {
+      const f = s.inForce;
+      const scope = [s.kind, ...list(s.docTypes), ...list(s.vcts)].join(" \u00b7 ");
+      const { late, text: next } = nextUpdateCell(f, s.nextUpdateMarginSeconds);
+      const { bad, text: refresh } = refreshCell(s.lastRefresh);
+      tbody.append(el("tr", { "data-source": s.name, class: late ? "overdue" : null },
+        el("td", { text: s.name }),
+        el("td", { class: "config", text: scope, title: s.url || null }),
+        el("td", { class: "num", text: f && f.issueID != null ? f.issueID : DASH }),
+        el("td", { text: f ? f.provider || DASH : "none in force" }),
+        el("td", { class: "time", text: f ? fmtTime(f.date) : DASH }),
+        el("td", { class: "num", text: f ? f.anchorCount ?? DASH : DASH }),
+        el("td", { class: late ? "time negative" : "time", text: next }),
+        el("td", { class: bad ? "bad" : null, text: refresh })));
+    }
+  }
+
+  function renderCRLs(data) {
+    const crls = list(data.crls);
+    const tbody = $("crl-cache").tBodies[0];
+    tbody.replaceChildren();
+    if (crls.length === 0) tbody.append(el("tr", {}, el("td", { colspan: 6, class: "empty", text: "No CRL kept." })));
+    for (const c of crls) {
+      tbody.append(el("tr", {},
+        el("td", { class: "mono", text: c.url }),
+        el("td", { text: c.issuer || DASH }),
+        el("td", { class: "time", text: fmtTime(c.thisUpdate) }),
+        el("td", { class: "time", text: c.nextUpdate ? fmtTime(c.nextUpdate) : DASH }),
+        el("td", { class: "num", text: c.revokedEntries ?? DASH }),
+        el("td", { class: "time", text: fmtTime(c.fetchedAt) })));
+    }
+  }
+
   async function refreshAll() {
-    const [iaca, vicals, changes] = await Promise.all([
-      api("GET", "/v1/admin/iaca"), api("GET", "/v1/admin/vicals"), api("GET", "/v1/admin/trust/changes")]);
+    const [iaca, vicals, changes, lotes, crls] = await Promise.all([
+      api("GET", "/v1/admin/iaca"), api("GET", "/v1/admin/vicals"), api("GET", "/v1/admin/trust/changes"),
+      api("GET", "/v1/admin/lotes"), api("GET", "/v1/admin/crl-cache")]);
     renderAnchors(iaca);
     renderSources(vicals);
     renderChanges(changes);
+    renderLists(lotes);
+    renderCRLs(crls);
     connected = true;
     setStatus(`connected \u00b7 trust version ${iaca.version ?? DASH} \u00b7 refreshed ${fmtTime(new Date().toISOString())}`, "connected");
   }

@@ -6,6 +6,7 @@ import ServerTLS
 import StrictJSON
 import TrustLists
 import TrustManagement
+import TrustStore
 
 /// `/healthz`, `/readyz` and `/metrics`, on the main listener and on the plain health port.
 struct HealthHandler: Sendable {
@@ -16,6 +17,8 @@ struct HealthHandler: Sendable {
     let merchantKeyCount: Int
     let scheduledSources: [String]
     let refresher: VICALRefresher
+    /// The lists of trusted entities, their importer and refresher.
+    let lotes: LoTEAdminHandler
     let tlsIdentity: TLSServerIdentity?
     /// The registration certificates whose expiry is shown at each scrape.
     let registrations: RegistrationCertificates?
@@ -55,9 +58,21 @@ struct HealthHandler: Sendable {
             }
         }
         // Every VICAL in force, imported by hand or on a schedule.
-        for (source, list) in trust.snapshot.lists.sorted(by: { $0.key < $1.key }) {
+        for (source, list) in trust.snapshot.lists.sorted(by: { $0.key < $1.key })
+            where !source.hasPrefix(TrustAnchorMetadata.loteSourcePrefix) {
             if let next = list.nextUpdate, next < time {
                 reasons.append("VICAL \(source) is past its nextUpdate")
+            }
+        }
+        for source in lotes.sources {
+            if let outcome = lotes.refresher.lastOutcome(source.trustSource), outcome.failed {
+                reasons.append("LoTE \(source.name): last refresh \(outcome.outcome): \(outcome.detail ?? "")")
+            }
+            if let next = lotes.importer.inForce(source)?.nextUpdate, next < time {
+                reasons.append("LoTE \(source.name) is past its NextUpdate" + (source.onStale == .withdraw
+                    ? " (its anchors are withdrawn \(Int(source.staleGraceSeconds)) s after it)" : ""))
+            } else if lotes.importer.inForce(source) == nil {
+                reasons.append("LoTE \(source.name): no list in force (it grants nothing)")
             }
         }
         return reasons
@@ -89,7 +104,14 @@ struct HealthHandler: Sendable {
         let soonest = snapshot.anchors.map(\.notAfter).min().map { $0.timeIntervalSince(time) }
         metrics.trustAnchors(count: snapshot.anchors.count, secondsUntilSoonestExpiry: soonest,
                              directoryLoads: trust.directoryProblem == nil)
-        for (source, list) in snapshot.lists {
+        for source in lotes.sources {
+            if let list = lotes.importer.inForce(source) {
+                metrics.loteInForce(source: source.name, sequenceNumber: list.issueID ?? 0, ageSeconds: time.timeIntervalSince(list.date),
+                                    nextUpdateMarginSeconds: list.nextUpdate.map { $0.timeIntervalSince(time) } ?? 0,
+                                    anchors: list.anchorCount)
+            }
+        }
+        for (source, list) in snapshot.lists where !source.hasPrefix(TrustAnchorMetadata.loteSourcePrefix) {
             metrics.vicalInForce(source: source, ageSeconds: time.timeIntervalSince(list.date),
                                  nextUpdateMarginSeconds: list.nextUpdate.map { $0.timeIntervalSince(time) })
         }

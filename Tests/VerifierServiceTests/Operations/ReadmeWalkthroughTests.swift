@@ -18,7 +18,7 @@ struct ReadmeWalkthroughTests {
     /// Where the walk-throughs write; the test removes it before and after each run.
     static let workFolder = "/tmp/verifierd-walkthrough"
     static let demoPort = 8080
-    static let names = ["web", "oid4vp", "presentations", "proximity", "tls", "zk"]
+    static let names = ["web", "oid4vp", "presentations", "proximity", "tls", "zk", "eu-trust"]
     /// The binary README's TLS walk-through starts (the one `swift build -c release` makes).
     static let readmeBinary = ".build/release/verifierd"
 

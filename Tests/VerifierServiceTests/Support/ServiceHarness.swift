@@ -68,6 +68,11 @@ final class ServiceHarness: Sendable {
             "integrators": ["tokens": [Self.integratorName: Self.integratorToken]],
         ]
         configure(&config)
+        // Tests reach this machine only: nothing outside outbound.allowedDestinations is resolved or contacted
+        // (the published vectors' certificates name real CRL distribution points), unless a test says otherwise.
+        var outbound = config["outbound"] as? [String: Any] ?? [:]
+        if outbound["publicDestinations"] == nil { outbound["publicDestinations"] = false }
+        config["outbound"] = outbound
         let file = folder.appendingPathComponent("verifierd.json")
         try JSONSerialization.data(withJSONObject: config).write(to: file)
         let configuration = try ConfigurationLoader.load(file: file, environment: [:])

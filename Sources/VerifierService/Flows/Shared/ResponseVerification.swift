@@ -1,3 +1,4 @@
+import CertificateRevocation
 import Foundation
 import MDoc
 import OpenID4VP
@@ -31,6 +32,8 @@ struct ResponseVerification: Sendable {
     let namesAnchors: Bool
     /// The service clock.
     let now: @Sendable () -> Date
+    /// `crl.mode`: how issuer chains' CRLs apply.
+    let certificateRevocation: CertificateRevocationPolicy
 
     /// The trust set whose anchors requests built now name as trusted authorities; nil when they name none.
     var anchorsToName: TrustSnapshot? { namesAnchors ? trust.snapshot : nil }
@@ -51,9 +54,10 @@ struct ResponseVerification: Sendable {
                                    timeout: TimeInterval(configuration.status.fetchTimeoutSeconds),
                                    cacheSeconds: TimeInterval(sdJwtVc.metadataCacheSeconds))
         }
-        sdJwtVcStatusAware = StatusAwareSDJWTVCVerifier(resolver: statusResolver, issuerKeys: issuerKeys, now: now)
+        sdJwtVcStatusAware = StatusAwareSDJWTVCVerifier(resolver: statusResolver, issuerKeys: issuerKeys, crls: statusResolver.crls, now: now)
         keyBindingMaxAge = TimeInterval(max(configuration.sdJwtVc?.keyBindingMaxAgeSeconds ?? 300, configuration.oid4vp?.sessionTTLSeconds ?? 0))
-        statusAware = StatusAwareVerifier(resolver: statusResolver, mode: configuration.status.mode, now: now)
+        statusAware = StatusAwareVerifier(resolver: statusResolver, mode: configuration.status.mode, crls: statusResolver.crls, now: now)
+        certificateRevocation = configuration.crl.policy
         statusPolicy = StatusPolicy(mode: configuration.status.mode, unknown: configuration.status.unknown)
         clockSkew = TimeInterval(configuration.verification.clockSkewSeconds)
         profileChecks = configuration.trust.profileChecks
@@ -66,6 +70,7 @@ struct ResponseVerification: Sendable {
         var options = VerificationOptions(verificationTime: time, clockSkew: clockSkew, profileChecks: profileChecks,
                                           profileChecksByAnchor: profileChecksByAnchor, readerKey: readerKey)
         options.statusPolicy = statusPolicy
+        options.certificateRevocation = certificateRevocation
         options.zeroKnowledge = zeroKnowledge
         options.proofPoolCaller = caller ?? ""
         return options
@@ -96,6 +101,7 @@ struct ResponseVerification: Sendable {
                                                          notBefore: time.addingTimeInterval(-keyBindingMaxAge - clockSkew),
                                                          notAfter: time.addingTimeInterval(clockSkew)),
                        query: query, statusPolicy: statusPolicy)
+            .with(certificateRevocation: certificateRevocation)
     }
 
     /// The OpenID4VP library's verifier with this service's mdoc and SD-JWT VC checks at `time` (the OpenID4VP and
