@@ -14,8 +14,9 @@ public struct SDJWTVCOptions: Sendable {
     /// is reported and holder binding is required.
     public var query: SDJWTVCQuery?
     public var statusPolicy: StatusPolicy
-    /// How CRLs apply to the issuer's `x5c` path (`sdjwt.issuerCertificateRevocation`).
-    public var certificateRevocation = CertificateRevocationPolicy()
+    /// How CRLs apply to the issuer's `x5c` path (`sdjwt.issuerCertificateRevocation`). Off unless the caller resolves
+    /// CRLs (the service does, as `crl.mode` says): this library fetches nothing.
+    public var certificateRevocation = CertificateRevocationPolicy(mode: .off)
     public var limits: SDJWTLimits
     /// The OpenID4VP `transaction_data` addressed to this credential (nil outside OpenID4VP): what its KB-JWT must
     /// approve (`sdjwt.transactionData`).

@@ -44,8 +44,9 @@ public struct VerificationOptions: Sendable {
     public var requestedItems: RequestedItems?
     /// Status evidence resolved before verification (fetching is asynchronous; checks are not), by reference.
     public var statusEvidence: [StatusReferenceKey: StatusEvidence] = [:]
-    /// How CRLs apply to the issuer's path (`issuer.certificateRevocation`).
-    public var certificateRevocation = CertificateRevocationPolicy()
+    /// How CRLs apply to the issuer's path (`issuer.certificateRevocation`). Off unless the caller resolves CRLs into
+    /// ``certificateRevocationEvidence`` (the service does, as `crl.mode` says): this library fetches nothing.
+    public var certificateRevocation = CertificateRevocationPolicy(mode: .off)
     /// CRL outcomes resolved before verification, by certificate (each below its anchor, judged against its issuer).
     public var certificateRevocationEvidence: [Certificate: CertificateRevocationOutcome] = [:]
     /// Where the SessionTranscript came from; with ``SessionTranscriptSource/caller`` the `device.authentication`
