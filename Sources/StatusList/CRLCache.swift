@@ -46,6 +46,11 @@ public actor CRLCache: CRLSource {
     /// A copy of ``entries`` read under a lock: a fresh CRL whose issuer was already judged answers without a hop
     /// onto this actor (a cached check costs the serial lookup, not a context switch).
     private nonisolated let readable = Mutex<[String: Entry]>([:])
+    /// Distribution points whose last fetch failed, with when to try again: an unreachable or refused point is not
+    /// fetched (nor logged) for every verification.
+    private var failures: [String: (failure: CRLFetchFailure, retryAfter: Date)] = [:]
+    /// How long a failed fetch is remembered.
+    public nonisolated let failureRetrySeconds: TimeInterval
     public private(set) var heldBytes = 0
     private var inFlight: [String: Task<Result<CertificateRevocationList, CRLFetchFailure>, Never>] = [:]
     /// How many times a CRL was read from bytes (fetches that parsed), for tests and metrics.
@@ -58,6 +63,7 @@ public actor CRLCache: CRLSource {
         self.staleGraceSeconds = staleGraceSeconds
         self.maximumBytes = maximumBytes
         self.capacity = capacity
+        self.failureRetrySeconds = min(60, cacheSeconds)
         self.onEvent = onEvent
     }
 
@@ -79,6 +85,10 @@ public actor CRLCache: CRLSource {
         if let entry = entries[url], now < entry.freshUntil {
             onEvent(.hit(host: host))
             return .crl(entry.crl, issuerProblem: .some(judged(url, issuer: issuer)), staleGrace: 0)
+        }
+        if inFlight[url] == nil, let remembered = failures[url] {
+            if now < remembered.retryAfter { return answer(.failure(remembered.failure), url: url, issuer: issuer, now: now) }
+            failures[url] = nil
         }
         let task: Task<Result<CertificateRevocationList, CRLFetchFailure>, Never>
         if let running = inFlight[url] {
@@ -107,8 +117,18 @@ public actor CRLCache: CRLSource {
                 store(Entry(url: url, crl: crl, fetchedAt: now, freshUntil: max(now, fresh), host: host, issuerProblems: [:]), now: now)
             case .failure(let failure):
                 onEvent(.fetched(host: host, outcome: failure.problem.rawValue))
+                if failures.count >= capacity { failures = failures.filter { now < $0.value.retryAfter } }
+                if failures.count < capacity { failures[url] = (failure, now.addingTimeInterval(failureRetrySeconds)) }
             }
         }
+        return answer(result, url: url, issuer: issuer, now: now)
+    }
+
+    /// What a fetch (or a remembered failure) answers: the CRL, or on failure the last good one within its stale
+    /// grace, else the failure.
+    private func answer(_ result: Result<CertificateRevocationList, CRLFetchFailure>, url: String, issuer: Certificate,
+                        now: Date) -> CRLLookup {
+        let host = Self.host(of: url)
         switch result {
         case .success(let crl):
             if entries[url]?.crl.tbsBytes == crl.tbsBytes {

@@ -121,6 +121,10 @@ struct CertificateRevocationOverHTTPTests {
             #expect(check?["code"] as? String == "CRL_UNAVAILABLE", "\(name): \(check ?? [:])")
             #expect(answer.status == (mode == "enforce" ? 422 : 200), "\(name): \(answer.text)")
             if !allowed { #expect(server.totalRequests == 0, "\(name): a refused destination was contacted") }
+            // A failed fetch is remembered: the next verification does not fetch again (for up to 60 s).
+            let again = try await Self.verify(entry, on: harness)
+            #expect(Self.check(again)?["code"] as? String == "CRL_UNAVAILABLE", "\(name)")
+            #expect(server.totalRequests == (allowed ? 1 : 0), "\(name): \(server.totalRequests) fetches")
             await harness.stop()
             await server.stop()
         }
