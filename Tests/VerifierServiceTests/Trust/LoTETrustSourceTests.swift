@@ -279,4 +279,25 @@ struct LoTETrustSourceTests {
         let unknown = try CommandLineTests.run(["iaca", "import-lote", "--config", config.path, "--source", "other", list])
         #expect(unknown.status == 2 && unknown.error.contains("not in trust.loteSources"), "\(unknown.error)")
     }
+
+    /// Every refused list of the vectors (mdl and pid kinds), posted to the admin route of a source of its kind:
+    /// 422 with the manifest's code, nothing imported.
+    @Test(arguments: ["mdl", "pid"])
+    func everyRefusedListGetsItsCodeThroughTheService(_ kind: String) async throws {
+        let manifest = try JSONValue.load(Self.folder.appendingPathComponent("manifest.json"))
+        let refused = (manifest["lists"]?.array ?? []).filter {
+            $0["kind"]?.string == kind && $0["expect"]?.string != "valid" && $0["importAfter"] == nil
+        }
+        #expect(refused.count >= (kind == "mdl" ? 20 : 5))
+        let harness = try Self.harness(kind: kind, sdJwtVc: kind == "pid")
+        defer { Task { await harness.stop() } }
+        for entry in refused {
+            let name = entry["name"]?.string ?? "?"
+            let body = Data(try Fixtures.bytes(Self.folder.appendingPathComponent(entry["file"]?.string ?? "")))
+            let answer = try await harness.admin("POST", "/v1/admin/lotes/eu?at=2030-01-01T00:00:00Z", body: body)
+            #expect(answer.status == 422 && Self.code(answer) == entry["expect"]?.string, "\(name): \(answer.text)")
+        }
+        #expect(harness.service.iacaTrust.snapshot.anchors.isEmpty)
+        await harness.stop()
+    }
 }
