@@ -79,18 +79,59 @@ public struct LoTEImporter: TrustListImporter {
         return results
     }
 
-    public func importFetched(_ body: [UInt8], source name: String, at time: Date) async -> VICALRefresher.Outcome {
-        guard let source = sources[name] else {
-            return .init(at: time, outcome: "refused", detail: "no such list source")
+    /// Why ``verifyAndCheckSigner(_:source:at:)`` refused a list: its content, or its signer's revocation.
+    public enum Refusal: Error, Sendable, CustomStringConvertible {
+        case list(LoTEError)
+        case signer(LoTESignerRevocation)
+
+        public var code: String {
+            switch self {
+            case .list(let error): error.code.rawValue
+            case .signer(let refusal): refusal.code
+            }
         }
+
+        public var detail: String {
+            switch self {
+            case .list(let error): error.detail
+            case .signer(let refusal): refusal.detail
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .list(let error): error.description
+            case .signer(let refusal): refusal.description
+            }
+        }
+    }
+
+    /// The list verified as `source` at `time`, then its signer's path against its CRLs: what every import (scheduled,
+    /// admin) does before anything changes. Returns the list and, under `crl.mode` `warn`, the signer's CRL warning.
+    public func verifyAndCheckSigner(_ body: [UInt8], source: LoTESource, at time: Date) async throws(Refusal)
+        -> (verified: VerifiedLoTE, warning: String?)
+    {
         let verified: VerifiedLoTE
         do {
             verified = try verify(body, source: source, at: time)
         } catch {
-            return .init(at: time, outcome: "refused", detail: error.description)
+            throw .list(error)
         }
         let (refusal, warning) = await checkSignerRevocation(verified, at: time)
-        if let refusal { return .init(at: time, outcome: "refused", detail: refusal.description) }
+        if let refusal { throw .signer(refusal) }
+        return (verified, warning)
+    }
+
+    public func importFetched(_ body: [UInt8], source name: String, at time: Date) async -> VICALRefresher.Outcome {
+        guard let source = sources[name] else {
+            return .init(at: time, outcome: "refused", detail: "no such list source")
+        }
+        let verified: VerifiedLoTE, warning: String?
+        do {
+            (verified, warning) = try await verifyAndCheckSigner(body, source: source, at: time)
+        } catch {
+            return .init(at: time, outcome: "refused", detail: error.description)
+        }
         if targets(of: source).allSatisfy({ $0.trust.snapshot.lists[name]?.sha256 == verified.sha256 }) {
             return .init(at: time, outcome: "unchanged", detail: nil)
         }

@@ -28,12 +28,9 @@ struct LoTEAdminHandler: Sendable {
         let time = try clock.verificationTime(request.query("at"))
         let verified: VerifiedLoTE
         do {
-            verified = try importer.verify(request.body, source: source, at: time)
+            verified = try await importer.verifyAndCheckSigner(request.body, source: source, at: time).verified
         } catch {
-            throw ServiceProblem(.unprocessableContent, error.code.rawValue, error.detail)
-        }
-        if let refusal = await importer.checkSignerRevocation(verified, at: time).refusal {
-            throw ServiceProblem(.unprocessableContent, refusal.code, refusal.detail)
+            throw ServiceProblem(.unprocessableContent, error.code, error.detail)
         }
         let results: [LoTEImportResult]
         do {
