@@ -157,7 +157,7 @@ let package = Package(
         // the reader key), DCQL, ECDH-ES JWE answers, the B.2.6 transcripts, sessions, per-format verification. No HTTP.
         .target(name: "OpenID4VP", dependencies: [
             "CBOR", "MDoc", "Encodings", "SessionStore", "ReaderAuthentication", "StrictJSON", "SDJWT", "SDJWTVC", "ZKMdoc", "Longfellow",
-            "CertificationPath",
+            "CertificationPath", "CertificateRevocation",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),

@@ -186,7 +186,7 @@ public final class VerifierService: Sendable {
 
         let sessions = SessionGate(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         let registrations = try configuration.registration.map { (section) throws(ConfigurationError) in
-            try RegistrationCertificates(section, now: now())
+            try RegistrationCertificates(section, now: now(), crls: crlCache, revocationPolicy: crl.policy, logger: logger)
         }
         self.registrations = registrations
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
@@ -390,12 +390,19 @@ public final class VerifierService: Sendable {
             try registrations.reload(now: now())
             logger.notice("registration certificates reloaded", metadata: [
                 "actor": "\(actor)", "integrators": .array(registrations.all.keys.sorted().map { .string($0) })])
+            Task { await checkRegistrationRevocation() }
             return true
         } catch {
             logger.error("registration certificates not reloaded; those in force stay", metadata: [
                 "actor": "\(actor)", "reason": "\(error.key): \(error.reason)"])
             return false
         }
+    }
+
+    /// Checks the CRLs of every registration certificate in force (`crl.mode` on): at start and after a reload, so a
+    /// revoked one is reported at once and the first request finds the CRLs cached.
+    public func checkRegistrationRevocation() async {
+        await registrations?.checkRevocationOfAll(now: now())
     }
 
     /// The routes whose answers may hold `zkDocuments`, and so take bodies up to `zk.maxBodyBytes`.

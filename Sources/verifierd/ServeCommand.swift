@@ -87,6 +87,7 @@ struct Serve: AsyncParsableCommand {
         let follow = Task { await service.store.followSharedTrust(logger: logger) }
         let sweep = Task { await Self.sweepSessions(service) }
         let deliveries = Task { await service.runWebhookDeliveries() }
+        Task { await service.checkRegistrationRevocation() }
         var listening: Logger.Metadata = [
             "host": "\(configuration.server.host)", "port": .stringConvertible(server.port),
             "trustAnchors": .stringConvertible(service.iacaTrust.snapshot.anchors.count),

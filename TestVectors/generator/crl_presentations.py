@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Presentations signed by the CRL test PKI (TestVectors/crl/pki/), for end-to-end revocation tests of verifierd's
-/v1/mdoc/verify and /v1/sd-jwt-vc/verify. EVERYTHING WRITTEN HERE IS TEST-ONLY.
+/v1/mdoc/verify and /v1/sd-jwt-vc/verify, and registration certificates for the CRL check of registrar chains. EVERYTHING WRITTEN HERE IS TEST-ONLY.
 
 Writes TestVectors/crl/presentations/ (deleted and rewritten; nothing else in TestVectors/crl/ is touched except the
 "## presentations/" section at the end of TestVectors/crl/README.md, which is replaced or appended):
@@ -14,6 +14,9 @@ Writes TestVectors/crl/presentations/ (deleted and rewritten; nothing else in Te
                                    urn:eudi:pid:1, iss https://issuer.example, five selectively disclosable claims,
                                    cnf.jwk = the holder key of sd_jwt_vc.py) with a KB-JWT for the nonce and audience
                                    of TestVectors/sdjwt; exact bytes, no trailing newline
+  registration/<name>.jwt          a registration certificate (ETSI TS 119 475 WRPRC, rc-wrp+jwt, ES256, x5c =
+                                   [registrar signer]) of integrator "tests", the payload of
+                                   TestVectors/registration's valid case; exact bytes, no trailing newline
   manifest.json                    per presentation: files, signer, chain, the anchor to trust, nonce/audience or
                                    transcript, the verification time, the CRLs to serve when every CRL is published
                                    and the revocation conclusion then expected (from TestVectors/crl/manifest.json)
@@ -31,6 +34,8 @@ Before anything is written, every presentation is checked here, independently of
   * SD-JWT VC: the issuer JWT signature with the leaf key read from its PEM file, x5c = the expected certificates,
     the x5c chain to the anchor with cryptography's path validator, every disclosure digest, iat <= t <= exp, the
     KB-JWT (signature by cnf.jwk, nonce, aud, sd_hash, iat); then sd_jwt_vc.py's MiniVerifier and PyPI's sd-jwt;
+  * registration certificate: the raw ES256 signature with the signer's PEM key, registration_certificates.py's judge
+    (no failure, no warning), the signer's chain to registrar-ca with cryptography's path validator;
   * revocation: for the "all CRLs published" situation the CRLs to serve are derived from each chain certificate's
     CRL distribution point and must equal the CRL case's `serve`; a small judge (cryptography's CRL API) reads them
     and must reach the case's conclusion (good, revoked with its reason, or undetermined with its code).
@@ -69,6 +74,7 @@ from cryptography.x509.verification import ExtensionPolicy, PolicyBuilder, Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate as g  # noqa: E402  (main-guarded: importing it writes nothing)
+import registration_certificates as rc  # noqa: E402  (main-guarded: importing it writes nothing)
 import sd_jwt_vc as sj  # noqa: E402  (main-guarded: importing it writes nothing)
 
 HERE = Path(__file__).resolve().parent
@@ -110,6 +116,13 @@ SDJWT = [
      "sdjwt-chain-revoked-intermediate"),
     ("sdjwt-issuer-under-good-intermediate",
      ("sdjwt-issuer-under-good-intermediate", "sdjwt-intermediate-good"), "sdjwt-root", "sdjwt-chain-good-intermediate"),
+]
+
+# (certificate name, WRPRC signer = x5c[0], anchor, CRL case): registration certificates (ETSI TS 119 475) of integrator
+# "tests", the payload of TestVectors/registration's `valid` case, signed by a registrar signer of the CRL PKI.
+REGISTRATION = [
+    ("registration-good", "registrar-good", "registrar-ca", "registrar-good"),
+    ("registration-revoked", "registrar-revoked", "registrar-ca", "registrar-revoked"),
 ]
 
 CRL_REASONS = {
@@ -276,6 +289,26 @@ def all_crls_published(m: Material, case_name: str, signer: str, chain: list[str
     judged = judge_revocation(m, chain, serve)
     need(judged == expect, f"{case_name}: the CRLs give {judged}, the CRL manifest expects {expect}")
     return {"crlCase": case_name, "serve": serve, "expect": expect}
+
+
+# --------------------------------------------------------------------------------------------------
+# Registration certificates
+# --------------------------------------------------------------------------------------------------
+
+def make_registration(m: Material, signer: str, anchor: str) -> str:
+    """The `valid` WRPRC of TestVectors/registration (same payload, same header shape), signed by `signer`; checked
+    with registration_certificates.py's judge and, independently, the raw ES256 signature and the chain to `anchor`."""
+    header = rc.default_header(m.cert(signer))
+    signing_input = f"{rc.b64u(rc.cjson(header))}.{rc.b64u(rc.cjson(rc.payload()))}"
+    signature = g.ecdsa_sign_raw(m.key(signer), signing_input.encode("ascii"), hashes.SHA256())
+    token = f"{signing_input}.{rc.b64u(signature)}"
+    need(raw_ecdsa_ok(m.cert(signer).public_key(), signature, signing_input.encode("ascii")),
+         f"the registration certificate signed by {signer} does not verify with its certificate's key")
+    verdict = rc.judge(token, m.cert(anchor))
+    need(verdict.failed == [] and verdict.warnings == [],
+         f"registration_certificates.py's judge refuses the certificate signed by {signer}: {verdict.failed}")
+    path_validate(m, m.cert(signer), [], anchor)
+    return token
 
 
 # --------------------------------------------------------------------------------------------------
@@ -486,6 +519,9 @@ section). Presentations signed by the certificates above, for end-to-end CRL tes
   the nonce `{nonce}` and audience `{audience}` (those of `TestVectors/sdjwt`, holder key
   `TestVectors/sdjwt/pki/keys/holder.pem`). Signers:
   {sdjwt_signers}.
+* `presentations/registration/<name>.jwt`: a registration certificate (ETSI TS 119 475 WRPRC, `rc-wrp+jwt`) of
+  integrator `tests` with the payload of `TestVectors/registration/certificates/valid.jwt`, `x5c` = [signer] under
+  `registrar-ca` (manifest key `registrationCertificates`). Signers: {registration_signers}.
 * `presentations/manifest.json`: per presentation its files, signer, chain, the anchor to trust, the request values,
   and for "every CRL published" the `serve` map (the CRL case named by `crlCase`) with the revocation conclusion
   expected. Paths are relative to `TestVectors/crl/`.
@@ -499,14 +535,15 @@ README: run `crl_presentations.py` after it.
 """
 
 
-def write_readme_section(mdoc_signers: list[str], sdjwt_signers: list[str]) -> None:
+def write_readme_section(mdoc_signers: list[str], sdjwt_signers: list[str], registration_signers: list[str]) -> None:
     readme = (CRL / "README.md").read_text(encoding="utf-8")
     at = readme.find("\n" + README_HEADING + "\n")
     if at >= 0:
         readme = readme[:at + 1]
     readme = readme.rstrip("\n") + "\n\n" + README_SECTION.format(
         time=VERIFICATION_TIME, signed=MSO_SIGNED, until=MSO_VALID_UNTIL, nonce=sj.NONCE, audience=sj.AUDIENCE,
-        mdoc_signers=", ".join(f"`{n}`" for n in mdoc_signers), sdjwt_signers=", ".join(f"`{n}`" for n in sdjwt_signers))
+        mdoc_signers=", ".join(f"`{n}`" for n in mdoc_signers), sdjwt_signers=", ".join(f"`{n}`" for n in sdjwt_signers),
+        registration_signers=", ".join(f"`{n}`" for n in registration_signers))
     (CRL / "README.md").write_text(readme, encoding="utf-8")
 
 
@@ -515,7 +552,7 @@ def write_readme_section(mdoc_signers: list[str], sdjwt_signers: list[str]) -> N
 def main() -> int:
     assert sj.VERIFICATION_TIME == VERIFICATION_TIME == g.DEFAULT_VERIFICATION_TIME
     m = Material()
-    made_mdoc, made_sdjwt, entries = {}, {}, []
+    made_mdoc, made_sdjwt, made_registration, entries, registrations = {}, {}, {}, [], []
     try:
         for name, ds, anchor, crl_case in MDOC:
             data, claims = make_mdoc(m, name, ds, anchor)
@@ -552,6 +589,18 @@ def main() -> int:
                 "verifiedWithoutRevocation": True,
                 "allCrlsPublished": all_crls_published(m, crl_case, x5c[0], chain),
             })
+        for name, signer, anchor, crl_case in REGISTRATION:
+            made_registration[name] = make_registration(m, signer, anchor)
+            chain = [signer, anchor]
+            need(m.issuer_name(signer) == anchor, f"{signer} is not issued by {anchor}")
+            registrations.append({
+                "name": name, "integrator": rc.INTEGRATOR, "files": {"certificate": f"presentations/registration/{name}.jwt"},
+                "signer": signer, "signerCertificate": m.path(signer), "x5c": [m.path(signer)],
+                "chain": [m.path(n) for n in chain], "anchor": m.path(anchor), "verificationTime": VERIFICATION_TIME,
+                "registers": "TestVectors/registration/certificates/valid.jwt's payload",
+                "verifiedWithoutRevocation": True,
+                "allCrlsPublished": all_crls_published(m, crl_case, signer, chain),
+            })
     except Invalid as e:
         print(f"check FAILED, nothing written: {e}", file=sys.stderr)
         return 1
@@ -573,6 +622,7 @@ def main() -> int:
                     "holderJwk": sj.jwk(sj.derive_key("sdjwt/holder").public_key()),
                     "holderKey": "TestVectors/sdjwt/pki/keys/holder.pem (repository-relative)"},
         "presentations": entries,
+        "registrationCertificates": registrations,
     }
 
     if OUT.exists():
@@ -582,13 +632,17 @@ def main() -> int:
         g.write_hex(OUT / "mdoc" / f"{name}.deviceresponse.hex", data)
     for name, text in made_sdjwt.items():
         sj.write_bytes(OUT / "sdjwt" / f"{name}.txt", text.encode("ascii"))
+    for name, token in made_registration.items():
+        sj.write_bytes(OUT / "registration" / f"{name}.jwt", token.encode("ascii"))
     sj.write_bytes(OUT / "manifest.json", (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    write_readme_section([ds for _, ds, _, _ in MDOC], [x5c[0] for _, x5c, _, _ in SDJWT])
+    write_readme_section([ds for _, ds, _, _ in MDOC], [x5c[0] for _, x5c, _, _ in SDJWT],
+                         [signer for _, signer, _, _ in REGISTRATION])
     counts: dict[str, int] = {}
-    for e in entries:
+    for e in entries + registrations:
         r = e["allCrlsPublished"]["expect"]["revocation"]
         counts[r] = counts.get(r, 0) + 1
-    print(f"generated: TestVectors/crl/presentations ({len(made_mdoc)} mdoc, {len(made_sdjwt)} SD-JWT VC; with every "
+    print(f"generated: TestVectors/crl/presentations ({len(made_mdoc)} mdoc, {len(made_sdjwt)} SD-JWT VC, "
+          f"{len(made_registration)} registration certificates; with every "
           f"CRL published: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + ")")
     return 0
 

@@ -1,3 +1,4 @@
+import CertificateRevocation
 import CertificationPath
 import Crypto
 import Foundation
@@ -21,6 +22,9 @@ public struct RegistrationCertificate: Sendable {
     public let expiresAt: Date?
     /// The credentials the relying party registered, each with its claims.
     public let credentials: [RegisteredCredential]
+    /// The verified chain of the provider's certificate, as links for the CRL check (RFC 5280 §6.3): every
+    /// certificate below the registrar anchor with its issuer.
+    public let revocationLinks: [ChainRevocationChecker.Link]
 
     /// One registered credential: its format, its type (`doctype_value` or `vct_values`) and the claim paths.
     public struct RegisteredCredential: Sendable, Equatable {
@@ -135,6 +139,7 @@ public struct RegistrationCertificate: Sendable {
         issuedAt = issued
         expiresAt = expires
         credentials = registered
+        revocationLinks = ChainRevocationChecker.links(path: path.path, anchor: path.anchor)
     }
 
     static func credential(_ entry: JSON, at index: Int) throws(Problem) -> RegisteredCredential {

@@ -75,6 +75,7 @@ struct HealthHandler: Sendable {
                 reasons.append("LoTE \(source.name): no list in force (it grants nothing)")
             }
         }
+        reasons += registrations?.revocationProblems() ?? []
         return reasons
     }
 

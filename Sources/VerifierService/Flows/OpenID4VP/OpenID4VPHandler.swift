@@ -93,7 +93,7 @@ struct OpenID4VPHandler: Sendable {
         if body.signed ?? true {
             signer = try configured(self.signer, "readerAuth")
         }
-        let registration = signer == nil ? nil : try registrations?.certificate(for: integrator, query: requested, now: verification.now())
+        let registration = signer == nil ? nil : try await registrations?.certificate(for: integrator, query: requested, now: verification.now())
         let made: OpenID4VPRequest
         do {
             made = try OpenID4VPRequest(origin: origin, query: requested, mode: mode, signer: signer,
@@ -142,7 +142,7 @@ struct OpenID4VPHandler: Sendable {
             }
             method = chosen
         }
-        let registration = try registrations?.certificate(for: integrator, query: requested, now: verification.now())
+        let registration = try await registrations?.certificate(for: integrator, query: requested, now: verification.now())
         var authorizationRequest = ""
         let opened = try await sessions.open(lifetime: TimeInterval(oid4vp.sessionTTLSeconds), for: integrator) { opening throws(ServiceProblem) in
             let made: CrossDeviceRequest

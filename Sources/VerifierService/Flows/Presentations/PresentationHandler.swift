@@ -48,7 +48,7 @@ struct PresentationHandler: Sendable {
         if query.asksForSDJWTVC && verification.sdJwtVcIssuers == nil {
             throw ServiceProblem.invalidRequest("dcql_query asks for a dc+sd-jwt credential but SD-JWT VC verification is not configured (sdJwtVc)")
         }
-        let registration = try registrations?.certificate(for: integrator, query: query, now: verification.now())
+        let registration = try await registrations?.certificate(for: integrator, query: query, now: verification.now())
         let made: PresentationRequest
         do throws(PresentationRequest.Failure) {
             made = try PresentationRequest(query: query, preference: presentations.protocols, webOrigin: webOrigin,

@@ -33,7 +33,7 @@ struct WebHandler: Sendable {
                      for integrator: Integrator) async throws(ServiceProblem) -> HTTPServerResponse
     {
         let requested = try RequestedDocument.items(documents, zeroKnowledge: verification.zeroKnowledge, naming: verification.anchorsToName)
-        let registration = try registrations?.certificate(for: integrator, query: DCQLQuery(requested), now: verification.now())
+        let registration = try await registrations?.certificate(for: integrator, query: DCQLQuery(requested), now: verification.now())
         let made: WebRequest
         do {
             made = try WebRequest(origin: origin, requested: requested, builder: requestBuilder.registering(registration?.compact))
