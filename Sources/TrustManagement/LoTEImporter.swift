@@ -5,23 +5,28 @@ import TrustLists
 import TrustStore
 
 /// Imports fetched lists of trusted entities: verified under the source's signer anchors as the kind it is
-/// configured as, then imported into each trust set its scope names (the IACA set, the SD-JWT VC issuer set) when
-/// changed; a list in force past `NextUpdate` and the grace is withdrawn (or only reported) as the source says.
+/// configured as, then imported into each trust set its scope names (the IACA set, the SD-JWT VC issuer set), or for
+/// a WRPRC or WRPAC providers list into the anchors of that role's providers, when changed; a list in force past `NextUpdate`
+/// and the grace is withdrawn (or only reported) as the source says.
 public struct LoTEImporter: TrustListImporter {
     /// Keyed by ``LoTESource/trustSource`` (`lote:<name>`), as the refresher names them.
     private let sources: [String: LoTESource]
     private let iaca: LiveTrustSet
     private let sdJwtVcIssuers: LiveTrustSet?
+    /// Where WRPRC and WRPAC providers lists go, by role (held in memory by each process).
+    public let providerAnchors: [ListedProviderAnchors.Role: ListedProviderAnchors]
     private let verifier: LoTEVerifier
     /// The CRLs of the list signer's path, and how their outcome applies (`crl`); nil when CRL checking is off.
     private let crls: (any CRLSource)?
     private let crlPolicy: CertificateRevocationPolicy
 
-    public init(sources: [LoTESource], iaca: LiveTrustSet, sdJwtVcIssuers: LiveTrustSet?, verifier: LoTEVerifier,
+    public init(sources: [LoTESource], iaca: LiveTrustSet, sdJwtVcIssuers: LiveTrustSet?,
+                providerAnchors: [ListedProviderAnchors] = [], verifier: LoTEVerifier,
                 crls: (any CRLSource)? = nil, crlPolicy: CertificateRevocationPolicy = .init(mode: .off)) {
         self.sources = Dictionary(sources.map { ($0.trustSource, $0) }, uniquingKeysWith: { first, _ in first })
         self.iaca = iaca
         self.sdJwtVcIssuers = sdJwtVcIssuers
+        self.providerAnchors = Dictionary(providerAnchors.map { ($0.role, $0) }, uniquingKeysWith: { first, _ in first })
         self.verifier = verifier
         self.crls = crls
         self.crlPolicy = crlPolicy
@@ -39,11 +44,17 @@ public struct LoTEImporter: TrustListImporter {
 
     /// The record of the list in force for `source`, from the first set it feeds.
     public func inForce(_ source: LoTESource) -> TrustListRecord? {
-        targets(of: source).lazy.compactMap { $0.trust.snapshot.lists[source.trustSource] }.first
+        if let role = source.scope.providers { return providerAnchors[role]?.record(source.trustSource) }
+        return targets(of: source).lazy.compactMap { $0.trust.snapshot.lists[source.trustSource] }.first
     }
 
     public func isInForce(source: String) -> Bool {
         sources[source].map { inForce($0) != nil } ?? false
+    }
+
+    /// Lists kept in each process's memory (WRPRC providers) are fetched by every replica; the others once for all.
+    public func sharesRefresh(source: String) -> Bool {
+        sources[source]?.scope.providers == nil
     }
 
     /// Verifies `body` as the list of `source` at `time` (a list past `NextUpdate` is refused as stale beyond the
@@ -72,6 +83,9 @@ public struct LoTEImporter: TrustListImporter {
                                requestID: String? = nil) async throws(TrustChangeError) -> [LoTEImportResult]
     {
         var results: [LoTEImportResult] = []
+        if let role = source.scope.providers, let anchors = providerAnchors[role] {
+            results.append(try anchors.importList(verified, dryRun: dryRun, now: time))
+        }
         for target in targets(of: source) {
             results.append(try await target.trust.importLoTE(verified, docTypes: target.docTypes, setName: target.name,
                                                              dryRun: dryRun, now: time, actor: actor, requestID: requestID))
@@ -132,7 +146,8 @@ public struct LoTEImporter: TrustListImporter {
         } catch {
             return .init(at: time, outcome: "refused", detail: error.description)
         }
-        if targets(of: source).allSatisfy({ $0.trust.snapshot.lists[name]?.sha256 == verified.sha256 }) {
+        if source.scope.providers != nil ? inForce(source)?.sha256 == verified.sha256
+            : targets(of: source).allSatisfy({ $0.trust.snapshot.lists[name]?.sha256 == verified.sha256 }) {
             return .init(at: time, outcome: "unchanged", detail: nil)
         }
         do {
@@ -152,7 +167,7 @@ public struct LoTEImporter: TrustListImporter {
               time >= next.addingTimeInterval(source.staleGraceSeconds)
         else { return nil }
         guard source.onStale == .withdraw else { return "past NextUpdate; its anchors stay (onStale warn)" }
-        var withdrawn = false
+        var withdrawn = source.scope.providers.flatMap { providerAnchors[$0] }?.withdraw(name) == true
         for target in targets(of: source) {
             withdrawn = (try? await target.trust.withdrawList(source: name, actor: "lote-stale:\(source.name)")) ?? false || withdrawn
         }

@@ -15,24 +15,30 @@ public struct LoTESource: Sendable {
     }
 
     /// Where a kind's certificates go: the IACA set and the SD-JWT VC issuer set, each with its scope (docTypes,
-    /// `vct` values); nil: that set takes nothing from the list.
+    /// `vct` values; nil: that set takes nothing from the list), or the providers of one role (``ListedProviderAnchors``).
     public struct Scope: Sendable, Equatable {
         public var iacaDocTypes: [String]?
         public var sdJwtVcTypes: [String]?
+        /// The role of the providers the list's Issuance services are (WRPRC, WRPAC lists); nil for issuer lists.
+        public var providers: ListedProviderAnchors.Role?
 
-        public init(iacaDocTypes: [String]?, sdJwtVcTypes: [String]?) {
+        public init(iacaDocTypes: [String]?, sdJwtVcTypes: [String]?, providers: ListedProviderAnchors.Role? = nil) {
             self.iacaDocTypes = iacaDocTypes
             self.sdJwtVcTypes = sdJwtVcTypes
+            self.providers = providers
         }
 
         /// The EU scope of a kind: the Commission's mDL providers vouch for mDLs only; PID providers for PIDs in
-        /// both formats (ISO mdoc `eu.europa.ec.eudi.pid.1`, SD-JWT VC `urn:eudi:pid:1`). Other kinds are not a
-        /// source of credential issuers (nil).
+        /// both formats (ISO mdoc `eu.europa.ec.eudi.pid.1`, SD-JWT VC `urn:eudi:pid:1`); WRPRC providers (Annex G)
+        /// for relying parties' registration certificates, WRPAC providers (Annex F) for their access certificates.
+        /// Other kinds anchor nothing verifierd checks (nil).
         public static func `default`(for kind: LoTEKind) -> Scope? {
             switch kind {
             case .mdl: Scope(iacaDocTypes: ["org.iso.18013.5.1.mDL"], sdJwtVcTypes: nil)
             case .pid: Scope(iacaDocTypes: ["eu.europa.ec.eudi.pid.1"], sdJwtVcTypes: ["urn:eudi:pid:1"])
-            case .wallet, .wrpac, .wrprc, .pubeaa, .registrars: nil
+            case .wrprc: Scope(iacaDocTypes: nil, sdJwtVcTypes: nil, providers: .registrationCertificates)
+            case .wrpac: Scope(iacaDocTypes: nil, sdJwtVcTypes: nil, providers: .accessCertificates)
+            case .wallet, .pubeaa, .registrars: nil
             }
         }
     }

@@ -15,9 +15,13 @@ public protocol TrustListImporter: Sendable {
     func enforceFreshness(source: String, at time: Date) async -> String?
     /// The latest time the next pass must come by (a list in force going stale), if any.
     func deadline(source: String) -> Date?
+    /// Whether replicas on PostgreSQL share one refresh of `source` (the ledger); false for a list each process
+    /// keeps in its own memory, which every replica fetches.
+    func sharesRefresh(source: String) -> Bool
 }
 
 extension TrustListImporter {
     public func enforceFreshness(source: String, at time: Date) async -> String? { nil }
     public func deadline(source: String) -> Date? { nil }
+    public func sharesRefresh(source: String) -> Bool { true }
 }

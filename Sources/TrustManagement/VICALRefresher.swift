@@ -125,7 +125,7 @@ public final class VICALRefresher: Sendable {
     /// replica's outcome (nil when it did not refresh) and when the source is next due.
     public func refreshIfDue(_ source: VICALSource) async -> (outcome: Outcome?, due: Date) {
         let schedule = RefreshSchedule(intervalSeconds: source.refreshHours * 3600, retrySeconds: retrySeconds)
-        guard let ledger else {
+        guard let ledger, importer.sharesRefresh(source: source.name) else {
             let outcome = await refresh(source)
             return (outcome, now().addingTimeInterval(schedule.delay(consecutiveFailures: outcome.failed ? 1 : 0)))
         }
@@ -166,7 +166,7 @@ public final class VICALRefresher: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for source in sources {
                 group.addTask {
-                    if self.ledger != nil {
+                    if self.ledger != nil && self.importer.sharesRefresh(source: source.name) {
                         while !Task.isCancelled {
                             let (_, due) = await self.refreshIfDue(source)
                             let wait = self.wait(min(60, max(1, due.timeIntervalSince(self.now()))), source: source)

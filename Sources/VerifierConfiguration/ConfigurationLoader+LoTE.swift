@@ -9,8 +9,8 @@ extension ConfigurationLoader {
                                               "onStale", "docTypes", "vcts"]
 
     /// `trust.loteSources`: `[{"name", "url", "kind", "signerAnchors", "refreshHours", "staleGraceHours", "onStale",
-    /// "docTypes", "vcts"}]`. Only the kinds that name credential issuers (`mdl`, `pid`) are trust sources; a name is
-    /// unique among list and VICAL sources.
+    /// "docTypes", "vcts"}]`. Only the kinds that name credential issuers (`mdl`, `pid`) or providers of registration
+    /// or access certificates (`wrprc`, `wrpac`) are trust sources; a name is unique among list and VICAL sources.
     static func loteSourceList(_ raw: Raw?, vicalNames: Set<String>, path: (String) -> URL)
         throws(ConfigurationError) -> [ServiceConfiguration.LoTESourceSettings]
     {
@@ -37,7 +37,7 @@ extension ConfigurationLoader {
                 throw ConfigurationError(key: "\(itemKey).kind", "must be one of \(LoTEKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard var scope = LoTESource.Scope.default(for: kind) else {
-                throw ConfigurationError(key: "\(itemKey).kind", "\"\(kind.rawValue)\" lists no credential issuers; only mdl and pid lists are trust sources")
+                throw ConfigurationError(key: "\(itemKey).kind", "\"\(kind.rawValue)\" lists nothing verifierd checks; mdl, pid (credential issuers), wrprc and wrpac (registration and access certificate providers) lists are trust sources")
             }
             guard case .array(let anchorItems)? = members["signerAnchors"], !anchorItems.isEmpty, anchorItems.count <= 16 else {
                 throw ConfigurationError(key: "\(itemKey).signerAnchors", "must be an array of 1 to 16 certificate files")

@@ -216,13 +216,23 @@ extension ConfigurationLoader.Values {
         return ServiceConfiguration.Demo(integrator: name)
     }
 
-    /// `registration`: the registrar anchors (at least one PEM file) and, per configured integrator, its registration
-    /// certificate file; the files themselves are read and checked when the service starts.
-    func registration(integrators: ServiceConfiguration.Integrators) throws(ConfigurationError) -> ServiceConfiguration.Registration? {
-        guard sectionPresent("registration") else { return nil }
+    /// `registration`: the registrar anchors (PEM files; at least one unless a WRPRC providers list, `providerLists`,
+    /// names them) and, per configured integrator, its registration certificate file; the files themselves are read
+    /// and checked when the service starts. A WRPRC providers list without this section anchors nothing and is refused.
+    func registration(integrators: ServiceConfiguration.Integrators, providerLists: [String] = [])
+        throws(ConfigurationError) -> ServiceConfiguration.Registration?
+    {
+        guard sectionPresent("registration") else {
+            if let name = providerLists.first {
+                throw ConfigurationError(key: "trust.loteSources", "the wrprc list \(name) anchors registration certificates, "
+                                         + "but there is no registration section")
+            }
+            return nil
+        }
         let anchors = try stringList("registration", "registrarAnchors") ?? []
-        guard !anchors.isEmpty else {
-            throw ConfigurationError(key: "registration.registrarAnchors", "names no registrar anchor (PEM files of the registrars' CAs)")
+        guard !anchors.isEmpty || !providerLists.isEmpty else {
+            throw ConfigurationError(key: "registration.registrarAnchors", "names no registrar anchor (PEM files of the registrars' CAs), "
+                                     + "and no wrprc list in trust.loteSources names providers")
         }
         guard case .file(.object(let entries))? = raw("registration", "certificates"), !entries.isEmpty else {
             throw ConfigurationError(key: "registration.certificates", "must be an object of integrator name -> registration certificate file")

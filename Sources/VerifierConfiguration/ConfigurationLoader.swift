@@ -540,7 +540,12 @@ public enum ConfigurationLoader {
                     metadataCacheSeconds: try int("sdJwtVc", "metadataCacheSeconds", default: 300, range: 10...86_400))
             }
             configuration.demo = try demo(integrators: configuration.integrators, web: configuration.web)
-            configuration.registration = try registration(integrators: configuration.integrators)
+            let providerLists = configuration.trust.loteSources.filter { $0.scope.providers == .registrationCertificates }.map(\.name)
+            configuration.registration = try registration(integrators: configuration.integrators, providerLists: providerLists)
+            if configuration.readerAuth == nil, let list = configuration.trust.loteSources.first(where: { $0.scope.providers == .accessCertificates }) {
+                throw ConfigurationError(key: "trust.loteSources", "the wrpac list \(list.name) checks the access certificate of signed "
+                                         + "requests, but readerAuth is not configured")
+            }
             configuration.presentations = try presentations(web: configuration.web != nil, oid4vp: configuration.oid4vp != nil,
                                                             readerAuth: configuration.readerAuth != nil)
             configuration.zeroKnowledge = try zeroKnowledge(maxBodyBytes: configuration.server.maxBodyBytes)

@@ -57,6 +57,8 @@ public final class VerifierService: Sendable {
     let oid4vp: OpenID4VPHandler
     let crossDeviceWallet: CrossDeviceWalletHandler
     let crossDeviceResults: CrossDeviceResultHandler
+    /// The providers of access certificates that WRPAC lists in force name (`trust.loteSources` of kind `wrpac`).
+    let accessCertificateProviders: ListedProviderAnchors?
     /// The integrators' registration certificates (`registration`), reloaded on SIGHUP.
     let registrations: RegistrationCertificates?
     let presentations: PresentationHandler
@@ -162,7 +164,14 @@ public final class VerifierService: Sendable {
             // Replicas on PostgreSQL take turns: one refreshes a source when it is due, the others adopt the result.
             ledger: store.database.map { PostgresVICALRefreshLedger(database: $0) },
             onOutcome: { [metrics] source, outcome in metrics.vicalRefresh(source: source, outcome: outcome) })
+        // WRPRC and WRPAC providers lists anchor registration certificates and the service's own access certificate;
+        // each process keeps them in memory.
+        let providerAnchors = Set(material.loteSources.compactMap(\.scope.providers)).map(ListedProviderAnchors.init(role:))
+        let registrationProviders = providerAnchors.first { $0.role == .registrationCertificates }
+        let accessProviders = providerAnchors.first { $0.role == .accessCertificates }
+        accessCertificateProviders = accessProviders
         let loteImporter = LoTEImporter(sources: material.loteSources, iaca: store.trust, sdJwtVcIssuers: store.sdJwtVcIssuers,
+                                        providerAnchors: providerAnchors,
                                         verifier: LoTEVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)),
                                         crls: crl.mode == .off ? nil : crlCache, crlPolicy: crl.policy)
         loteRefresher = VICALRefresher(
@@ -186,7 +195,8 @@ public final class VerifierService: Sendable {
 
         let sessions = SessionGate(store: store.sessions, quota: admission.quota, metrics: metrics, now: now)
         let registrations = try configuration.registration.map { (section) throws(ConfigurationError) in
-            try RegistrationCertificates(section, now: now(), crls: crlCache, revocationPolicy: crl.policy, logger: logger)
+            try RegistrationCertificates(section, now: now(), providerLists: registrationProviders, crls: crlCache,
+                                         revocationPolicy: crl.policy, logger: logger, clock: now)
         }
         self.registrations = registrations
         // The SD-JWT VC issuer trust set: kept like the IACAs (its directory, or its table of versions on PostgreSQL).
@@ -254,9 +264,13 @@ public final class VerifierService: Sendable {
         statusAdmin = StatusAdminHandler(statusResolver: statusResolver, now: now)
         crlAdmin = CRLAdminHandler(cache: crlCache, now: now)
         tlsAdmin = TLSAdminHandler(identity: tlsIdentity, logger: logger, metrics: metrics)
+        let accessListing: AccessCertificateListing? = if let readerAuth = material.readerAuth, let accessProviders {
+            AccessCertificateListing(chain: readerAuth.chain, providers: accessProviders)
+        } else { nil }
         health = HealthHandler(trust: store.trust, store: store, appleConfigured: configuration.apple != nil,
                                merchantKeyCount: merchantKeys.count, scheduledSources: configuration.trust.vicalSources.map(\.name),
                                refresher: vicalRefresher, lotes: loteAdmin, tlsIdentity: tlsIdentity, registrations: registrations,
+                               accessCertificate: accessListing,
                                metrics: metrics, now: now)
     }
 

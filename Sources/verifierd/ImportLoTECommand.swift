@@ -47,9 +47,14 @@ extension IACACommand {
             guard let listSource = sources.first(where: { $0.name == source }) else {
                 throw CLIFailure.data("source \"\(source)\" is not in trust.loteSources")
             }
+            if listSource.scope.providers != nil && !dryRun {
+                throw CLIFailure.data("a \(listSource.kind.rawValue) list lives in the running service's memory (every replica fetches its own): import it with "
+                                      + "POST /v1/admin/lotes/\(source); --dry-run verifies it here")
+            }
             let bytes = try CLIInput.read(file)
             let store = await IACACommand.store(options)
             let importer = LoTEImporter(sources: sources, iaca: store.trust, sdJwtVcIssuers: store.sdJwtVcIssuers,
+                                        providerAnchors: ListedProviderAnchors.Role.allCases.map(ListedProviderAnchors.init(role:)),
                                         verifier: LoTEVerifier(clockSkew: TimeInterval(configuration.verification.clockSkewSeconds)))
             let time = at.flatMap(TDate.parse) ?? Date()
             let verified: VerifiedLoTE

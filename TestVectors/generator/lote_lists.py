@@ -156,6 +156,11 @@ PROFILES = {p.kind: p for p in (
     Profile("wrpac", "WRPAC providers", R + "LoTEType/EUWRPACProvidersList",
             (R + "WRPACProvidersList/StatusDetn/EU",), R + "WRPACProvidersList/schemerules/EU",
             {"issuance": R + "SvcType/WRPAC/Issuance", "revocation": R + "SvcType/WRPAC/Revocation"}),
+    # Table G.1 spells the status determination approach "WRPRCrovidersList"; the corrected form is written.
+    Profile("wrprc", "WRPRC providers", R + "LoTEType/EUWRPRCProvidersList",
+            (R + "WRPRCProvidersList/StatusDetn/EU", R + "WRPRCrovidersList/StatusDetn/EU"),
+            R + "WRPRCProvidersList/schemerules/EU",
+            {"issuance": R + "SvcType/WRPRC/Issuance", "revocation": R + "SvcType/WRPRC/Revocation"}),
     Profile("pubeaa", "Pub-EAA providers", R + "LoTEType/EUPubEAAProvidersList",
             (R + "PubEAAProvidersList/StatusDetn/EU",), R + "PubEAAProvidersList/schemerules/EU",
             {"issuance": R + "SvcType/PubEAA/Issuance", "revocation": R + "SvcType/PubEAA/Revocation"},
@@ -345,6 +350,9 @@ LISTED_FILES = {
                                                                      "tests' PID credentials"),
     "registrar-ca": ("TestVectors/registration/pki/registrar-ca.pem", "the registrar CA of the registration "
                                                                       "certificates (TestVectors/registration)"),
+    "registration-other-ca": ("TestVectors/registration/pki/other-ca.pem", "a CA of TestVectors/registration that "
+                                                                          "no registration certificate of the tests "
+                                                                          "chains to"),
     "reader-root": ("TestVectors/demo/reader-root.pem", "the demo reader root (reader-authentication chains)"),
     "pid-status-ca": ("TestVectors/lote/pki/pid-status-ca.pem", "generated here"),
 }
@@ -461,11 +469,18 @@ def registrars_list(listed: dict, seq: int) -> dict:
                     supply_point="https://registrar.verifierd.example/api/v1")])])
 
 
-def wrpac_list(listed: dict, seq: int) -> dict:
+def wrpac_list(listed: dict, seq: int, provider: str = "reader-root") -> dict:
     p = PROFILES["wrpac"]
     return lote(scheme_information(p, seq), [
         entity("verifierd TEST-ONLY WRPAC Provider", "US", "wrpac.verifierd.example", [
-            service("verifierd TEST-ONLY WRPAC Issuance", listed["reader-root"], p.service_types["issuance"])])])
+            service("verifierd TEST-ONLY WRPAC Issuance", listed[provider], p.service_types["issuance"])])])
+
+
+def wrprc_list(listed: dict, seq: int, provider: str = "registrar-ca") -> dict:
+    p = PROFILES["wrprc"]
+    return lote(scheme_information(p, seq), [
+        entity("verifierd TEST-ONLY WRPRC Provider", "DE", "wrprc.verifierd.example", [
+            service("verifierd TEST-ONLY WRPRC Issuance", listed[provider], p.service_types["issuance"])])])
 
 
 def pubeaa_list(listed: dict, seq: int, status: str) -> dict:
@@ -563,6 +578,25 @@ def cases(listed: dict) -> list[Case]:
              "The WRPAC providers list (Annex F, seq 1): one WRPAC Issuance service whose identity is the demo "
              "reader root (TestVectors/demo/reader-root.pem).", wrpac_list(listed, 1),
              grants=[(PROFILES["wrpac"].service_types["issuance"], "reader-root", None, True)]),
+        Case("wrpac-without-reader", "wrpac", "valid", "seq 2; the Issuance identity is registration-other-ca",
+             "wrpac-valid republished (seq 2) listing only TestVectors/registration/pki/other-ca.pem: with it in "
+             "force, the demo reader-authentication chain (TestVectors/demo/keys/reader-auth-chain.pem) chains to no "
+             "listed provider.", wrpac_list(listed, 2, provider="registration-other-ca"), base="wrpac-valid",
+             import_after="wrpac-valid",
+             grants=[(PROFILES["wrpac"].service_types["issuance"], "registration-other-ca", None, True)],
+             diff={seq} | cert_paths),
+        Case("wrprc-valid", "wrprc", "valid", "none (a base list)",
+             "The WRPRC providers list (Annex G, seq 1): one WRPRC Issuance service whose identity is the registrar "
+             "CA of the registration certificates (TestVectors/registration/pki/registrar-ca.pem), so the "
+             "registration certificates signed by TestVectors/registration/pki/registrar.pem chain to a listed "
+             "provider.", wrprc_list(listed, 1),
+             grants=[(PROFILES["wrprc"].service_types["issuance"], "registrar-ca", None, True)]),
+        Case("wrprc-without-registrar", "wrprc", "valid", "seq 2; the Issuance identity is registration-other-ca",
+             "wrprc-valid republished (seq 2) listing only TestVectors/registration/pki/other-ca.pem: with it in "
+             "force, the registration certificates under registrar-ca chain to no listed provider.",
+             wrprc_list(listed, 2, provider="registration-other-ca"), base="wrprc-valid", import_after="wrprc-valid",
+             grants=[(PROFILES["wrprc"].service_types["issuance"], "registration-other-ca", None, True)],
+             diff={seq} | cert_paths),
         Case("pid-valid-crit-sigT", "pid", "valid", "header: crit [\"sigT\"] and sigT instead of iat",
              "pid-valid signed with the older JAdES claimed signing time: sigT (an RFC 3339 string) listed in crit, "
              "no iat. A reader that processes sigT accepts it.", pid7, base="pid-valid",
@@ -1779,7 +1813,7 @@ Refusal codes:
 ```
 {{"generator", "description", "verificationTime": "{time}", "signerAnchor": "pki/operator-ca.pem",
  "codes": {{<code>: <meaning>}},
- "lists": [{{"name", "file", "kind": "mdl"|"pid"|"registrars"|"wrpac"|"pubeaa", "description",
+ "lists": [{{"name", "file", "kind": "mdl"|"pid"|"registrars"|"wrpac"|"wrprc"|"pubeaa", "description",
             "sequenceNumber", "issued", "nextUpdate" (as in the payload; null when absent or unreadable),
             "expect": "valid" | <code>, "importAfter"? (then "expectWithoutImport": "valid"), "base", "defect",
             "x5c": ["pki/<certificate>.pem", ...], "schemaValid": true|false|null (null: payload not JSON),

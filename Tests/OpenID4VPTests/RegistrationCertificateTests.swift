@@ -46,6 +46,27 @@ struct RegistrationCertificateTests {
                                                     "malformed"])
     }
 
+    /// Every fault but the provider's trust (what a WRPRC providers list may still settle): none for the valid
+    /// cases and for `untrusted-signer` (a sound certificate under another CA); the case's own fault for every other
+    /// refusal, `self-signed-x5c` included (a CA certificate signs no registration certificate, whoever trusts it).
+    @Test(arguments: cases)
+    func everyFaultButTheProvidersTrustIsFoundWithoutAnchors(_ testCase: Case) throws {
+        let text = try String(contentsOf: Self.folder.appendingPathComponent(testCase.file), encoding: .utf8)
+        let problem = RegistrationCertificate.problemApartFromTrust(compact: text, at: Self.time)
+        switch testCase.name {
+        case _ where testCase.expect == "valid", "untrusted-signer":
+            #expect(problem == nil, "\(testCase.name): \(problem.map(\.description) ?? "")")
+        default:
+            #expect(problem?.kind.rawValue == testCase.expect, "\(testCase.name): \(problem.map(\.description) ?? "none")")
+        }
+        // The certificate read with its anchor carries the links its CRL check walks: the provider under the registrar.
+        if testCase.expect == "valid" {
+            let certificate = try Self.certificate(testCase.name)
+            #expect(certificate.revocationLinks.count == 1)
+            #expect(certificate.revocationLinks.first?.issuer == (try Self.registrars())[0])
+        }
+    }
+
     @Test(arguments: cases)
     func eachCaseIsUsedOrRefusedForItsDefect(_ testCase: Case) throws {
         let text = try String(contentsOf: Self.folder.appendingPathComponent(testCase.file), encoding: .utf8)

@@ -70,6 +70,23 @@ public struct RegistrationCertificate: Sendable {
     /// `registrars` and is valid now; `iat` (and `nbf`, `exp` when given) around now; the Service_Provider
     /// entitlement; `credentials` with a format and type each.
     public init(compact text: String, registrars: [Certificate], at now: Date) throws(Problem) {
+        try self.init(compact: text, registrarsOrNone: registrars, at: now)
+    }
+
+    /// The first fault of `compact` at `now` other than its provider's trust: every check of
+    /// ``init(compact:registrars:at:)`` except that `x5c` chains to a registrar (x5c[0] must still be valid now and
+    /// its key must verify the signature). Nil when the certificate would be usable once its provider is trusted.
+    public static func problemApartFromTrust(compact text: String, at now: Date) -> Problem? {
+        do throws(Problem) {
+            _ = try RegistrationCertificate(compact: text, registrarsOrNone: nil, at: now)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// With `registrars` nil, the chain is not built (only ``problemApartFromTrust(compact:at:)`` does that).
+    private init(compact text: String, registrarsOrNone registrars: [Certificate]?, at now: Date) throws(Problem) {
         func refuse(_ kind: Problem.Kind, _ detail: String) -> Problem { Problem(kind: kind, detail: detail) }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.utf8.count <= Self.maximumBytes else { throw refuse(.malformed, "over \(Self.maximumBytes) bytes") }
@@ -96,15 +113,28 @@ public struct RegistrationCertificate: Sendable {
             else { throw refuse(.untrustedSigner, "x5c[\(index)] is not a base64 DER certificate") }
             certificates.append(certificate)
         }
-        let builder = CertificationPathBuilder(anchors: PinnedAnchors(registrars, name: "registrar anchor"), rules: Self.rules)
-        let path: CertificationPath<Certificate>
-        switch builder.build(leaf: certificates[0], others: Array(certificates.dropFirst())) {
-        case .success(let built): path = built
-        case .failure(let problem): throw refuse(.untrustedSigner, problem.detail)
-        }
-        if let problem = ValidAtTime(now, includingAnchor: true).problem(
-            with: PathCandidate(path: path.path, anchor: path.anchor, leaf: certificates[0]), at: .verified) {
-            throw refuse(.expired, "the provider's certificate: \(problem.detail)")
+        var links: [ChainRevocationChecker.Link] = []
+        if let registrars {
+            let builder = CertificationPathBuilder(anchors: PinnedAnchors(registrars, name: "registrar anchor"), rules: Self.rules)
+            let path: CertificationPath<Certificate>
+            switch builder.build(leaf: certificates[0], others: Array(certificates.dropFirst())) {
+            case .success(let built): path = built
+            case .failure(let problem): throw refuse(.untrustedSigner, problem.detail)
+            }
+            if let problem = ValidAtTime(now, includingAnchor: true).problem(
+                with: PathCandidate(path: path.path, anchor: path.anchor, leaf: certificates[0]), at: .verified) {
+                throw refuse(.expired, "the provider's certificate: \(problem.detail)")
+            }
+            links = ChainRevocationChecker.links(path: path.path, anchor: path.anchor)
+        } else {
+            let alone = PathCandidate(path: [certificates[0]], anchor: nil, leaf: certificates[0])
+            // The leaf's own rules (key, key usage, not a CA); no path, so nothing about CAs or the anchor.
+            if let problem = Self.rules.lazy.compactMap({ $0.problem(with: alone, at: .leaf) ?? $0.problem(with: alone, at: .verified) }).first {
+                throw refuse(.untrustedSigner, problem.detail)
+            }
+            if let problem = ValidAtTime(now, includingAnchor: false).problem(with: alone, at: .verified) {
+                throw refuse(.expired, "the provider's certificate: \(problem.detail)")
+            }
         }
         guard let key = P256.Signing.PublicKey(certificates[0].publicKey),
               ES256.isValid(jws.signature, over: jws.signingInput, key: key)
@@ -139,7 +169,7 @@ public struct RegistrationCertificate: Sendable {
         issuedAt = issued
         expiresAt = expires
         credentials = registered
-        revocationLinks = ChainRevocationChecker.links(path: path.path, anchor: path.anchor)
+        revocationLinks = links
     }
 
     static func credential(_ entry: JSON, at index: Int) throws(Problem) -> RegisteredCredential {

@@ -83,6 +83,7 @@ struct LoTEAdminHandler: Sendable {
             ("signerAnchors", .array(source.signerAnchors.map { .string($0.subject.description) })),
             ("docTypes", source.scope.iacaDocTypes.map { .array($0.map { .string($0) }) } ?? .null),
             ("vcts", source.scope.sdJwtVcTypes.map { .array($0.map { .string($0) }) } ?? .null),
+            ("providers", source.scope.providers.map { .string($0.setName) } ?? .null),
             ("staleGraceSeconds", .double(source.staleGraceSeconds)), ("onStale", .string(source.onStale.rawValue)),
         ]
         let record = importer.inForce(source)

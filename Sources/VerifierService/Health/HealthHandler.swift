@@ -22,6 +22,8 @@ struct HealthHandler: Sendable {
     let tlsIdentity: TLSServerIdentity?
     /// The registration certificates whose expiry is shown at each scrape.
     let registrations: RegistrationCertificates?
+    /// The service's access certificate against the WRPAC providers lists in force, when a `wrpac` list is configured.
+    let accessCertificate: AccessCertificateListing?
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
 
@@ -75,7 +77,8 @@ struct HealthHandler: Sendable {
                 reasons.append("LoTE \(source.name): no list in force (it grants nothing)")
             }
         }
-        reasons += registrations?.revocationProblems() ?? []
+        reasons += registrations?.problems(now: time) ?? []
+        if let problem = accessCertificate?.problem(at: time) { reasons.append(problem) }
         return reasons
     }
 

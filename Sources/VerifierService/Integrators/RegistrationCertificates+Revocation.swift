@@ -49,9 +49,13 @@ extension RegistrationCertificates {
         }
     }
 
-    /// Why an integrator's requests are refused or its certificate's revocation is unknown, for `/readyz`.
-    func revocationProblems() -> [String] {
-        revocationVerdicts.withLock { $0 }.sorted(by: { $0.key < $1.key }).compactMap { integrator, verdict in
+    /// Why an integrator's requests are refused (its certificate chains to no anchor in force, or its chain fails
+    /// its CRL check) or its certificate's revocation is unknown, for `/readyz`.
+    func problems(now: Date) -> [String] {
+        let untrusted = untrusted(now: now).sorted(by: { $0.key < $1.key }).map { integrator, problem in
+            "the registration certificate of integrator \(integrator) is not usable (\(problem)): its signed requests are refused"
+        }
+        return untrusted + revocationVerdicts.withLock { $0 }.sorted(by: { $0.key < $1.key }).compactMap { integrator, verdict in
             switch verdict {
             case .failed(let code, let detail):
                 "the registration certificate of integrator \(integrator) fails its CRL check (\(code): \(detail)): its signed requests are refused"
