@@ -204,10 +204,9 @@ public final class ServiceMetrics: Sendable {
         gauge(.loteAnchors, [("source", source)]).set(to: Double(anchors))
     }
 
-    /// A scheduled refresh of a list of trusted entities (`source` is `lote:<name>` as the refresher names it).
+    /// A scheduled refresh of a list of trusted entities (`source` is the configured name).
     public func loteRefresh(source: String, outcome: String) {
-        let name = source.hasPrefix("lote:") ? String(source.dropFirst(5)) : source
-        counter(.loteRefreshes, [("source", name), ("outcome", outcome)]).increment()
+        counter(.loteRefreshes, [("source", source), ("outcome", outcome)]).increment()
     }
 
     /// The Prometheus text exposition (format 0.0.4): the registry's families, then the process metrics read now.

@@ -182,7 +182,11 @@ public final class VerifierService: Sendable {
             retrySeconds: TimeInterval(configuration.trust.vicalRetrySeconds), importer: loteImporter, now: now, logger: logger,
             // The same ledger as VICALs: list sources are keyed `lote:<name>`, never a VICAL source name.
             ledger: store.database.map { PostgresVICALRefreshLedger(database: $0) },
-            onOutcome: { [metrics] source, outcome in metrics.loteRefresh(source: source, outcome: outcome) })
+            onOutcome: { [metrics] source, outcome in
+                // The refresher names sources `lote:<name>`; the metrics, as the configuration, `<name>`.
+                let prefix = TrustAnchorMetadata.loteSourcePrefix
+                metrics.loteRefresh(source: source.hasPrefix(prefix) ? String(source.dropFirst(prefix.count)) : source, outcome: outcome)
+            })
         let readerTokenService = material.readerTokens
         let merchantKeys = material.merchantKeys
         let readerAuthKey = material.readerAuth

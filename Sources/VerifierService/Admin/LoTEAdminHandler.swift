@@ -18,7 +18,8 @@ struct LoTEAdminHandler: Sendable {
     /// `POST /v1/admin/lotes/{source}`: the body is the list (the compact JWS). It is verified as the source's kind
     /// under its signer anchors at the service clock (or `?at=`, only with `verification.allowVerificationTimeOverride`),
     /// checked against the list in force (the sequence number never goes back), then replaces the source's anchors in
-    /// every set it feeds; `?dryRun=true` answers the same diff and writes nothing.
+    /// every set it feeds; `?dryRun=true` answers the same diff and writes nothing. The signer's CRL is checked as
+    /// for a scheduled refresh: under `crl.mode` warn an undetermined outcome is in `warnings`.
     func importList(_ request: HTTPServerRequest, by actor: AdminActor) async throws(ServiceProblem) -> HTTPServerResponse {
         let name = request.pathParameters["source"] ?? ""
         guard let source = sources.first(where: { $0.name == name }) else {
@@ -26,9 +27,9 @@ struct LoTEAdminHandler: Sendable {
         }
         let dryRun = request.query("dryRun") == "true"
         let time = try clock.verificationTime(request.query("at"))
-        let verified: VerifiedLoTE
+        let verified: VerifiedLoTE, warning: String?
         do {
-            verified = try await importer.verifyAndCheckSigner(request.body, source: source, at: time).verified
+            (verified, warning) = try await importer.verifyAndCheckSigner(request.body, source: source, at: time)
         } catch {
             throw ServiceProblem(.unprocessableContent, error.code, error.detail)
         }
@@ -39,10 +40,12 @@ struct LoTEAdminHandler: Sendable {
         } catch {
             throw ServiceProblem(error)
         }
-        return .json(Self.importJSON(verified, results: results, dryRun: dryRun))
+        return .json(Self.importJSON(verified, results: results, dryRun: dryRun, warnings: warning.map { [$0] } ?? []))
     }
 
-    static func importJSON(_ verified: VerifiedLoTE, results: [LoTEImportResult], dryRun: Bool) -> JSON {
+    /// The import report; `warnings` holds what did not refuse the list (the signer's undetermined CRL under
+    /// `crl.mode` warn).
+    static func importJSON(_ verified: VerifiedLoTE, results: [LoTEImportResult], dryRun: Bool, warnings: [String] = []) -> JSON {
         func brief(_ anchors: [TrustAnchor]) -> JSON {
             .array(anchors.map { .object([("sha256", .string($0.sha256)), ("subject", .string($0.subject))]) })
         }
@@ -60,6 +63,7 @@ struct LoTEAdminHandler: Sendable {
                 ])
             })),
             ("skipped", .array(verified.skipped.map { .object([("index", .string($0.index)), ("reason", .string($0.reason))]) })),
+            ("warnings", .array(warnings.map { .string($0) })),
             ("trustSets", .array(results.map { result in
                 .object([
                     ("trustSet", .string(result.trustSet)),

@@ -27,7 +27,7 @@ struct MetricsExpositionTests {
         metrics.crl(.fetched(host: "127.0.0.1", outcome: "ok"))
         metrics.crl(.hit(host: "127.0.0.1"))
         metrics.loteInForce(source: "eu-pid", sequenceNumber: 3, ageSeconds: 60, nextUpdateMarginSeconds: 3_600, anchors: 2)
-        metrics.loteRefresh(source: "lote:eu-pid", outcome: "imported")
+        metrics.loteRefresh(source: "eu-pid", outcome: "imported")
         metrics.crl(.servedStale(host: "127.0.0.1"))
         metrics.crl(.held(crls: 1, bytes: 512))
         metrics.trustAnchors(count: 2, secondsUntilSoonestExpiry: 1_000, directoryLoads: true)

@@ -245,6 +245,16 @@ struct LoTETrustSourceTests {
             #expect(published || detail.contains("CRL_UNAVAILABLE"), "\(detail)")
         }
         #expect(crls.requests("/crl/crl-operator-ca.crl") == (published ? 1 : 0) || !published)
+        // The admin route judges the signer the same way, and reports what did not refuse the list.
+        let posted = try await harness.admin("POST", "/v1/admin/lotes/eu?dryRun=true&at=2030-01-01T00:00:00Z",
+                                             body: Data(try Self.list(name).bytes))
+        if outcome == "refused" {
+            #expect(posted.status == 422 && Self.code(posted) == (published ? "CERTIFICATE_REVOKED" : "CRL_UNAVAILABLE"), "\(posted.text)")
+        } else {
+            let warnings = posted.json["warnings"] as? [String]
+            #expect(posted.status == 200 && warnings?.count == (published ? 0 : 1), "\(posted.text)")
+            #expect(published || warnings?.first?.hasPrefix("CRL_UNAVAILABLE") == true, "\(posted.text)")
+        }
         await harness.stop()
         await lists.stop()
         await crls.stop()
