@@ -19,6 +19,10 @@ extension VerifierService {
                                 + "within \(configuration.trust.expiringWindowDays) days: renew it with its registrar")
             }
         }
+        for (integrator, problem) in (registrations?.untrusted(now: now()) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            warnings.append("the registration certificate of integrator \(integrator) chains to no registrar anchor yet (\(problem)): "
+                            + "its signed requests are refused until a WRPRC providers list in force names its provider")
+        }
         if iacaTrust.snapshot.anchors.isEmpty {
             warnings.append("no trusted IACA is loaded: every verification fails until one is added")
         }

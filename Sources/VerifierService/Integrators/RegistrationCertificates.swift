@@ -120,7 +120,13 @@ final class RegistrationCertificates: Sendable {
         let texts = state.withLock { $0.texts }
         let checked = Self.check(texts, anchors: anchors + providerLists.certificates, now: now)
         let updated = State(texts: texts, usable: checked.usable, untrusted: checked.untrusted, providerVersion: version)
-        state.withLock { $0 = updated }
+        // A reload that came meanwhile (other files) wins: its state was checked under lists at least as recent.
+        let swapped = state.withLock { current in
+            guard current.texts == texts else { return false }
+            current = updated
+            return true
+        }
+        guard swapped else { return state.withLock { $0 } }
         revocationVerdicts.withLock { $0 = [:] }
         logger.notice("registration certificates checked again: the WRPRC providers lists changed", metadata: [
             "usable": .array(updated.usable.keys.sorted().map { .string($0) }),

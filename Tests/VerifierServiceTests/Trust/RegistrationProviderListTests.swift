@@ -71,6 +71,7 @@ struct RegistrationProviderListTests {
         let before = try await Self.signedRequest(harness)
         #expect(before.status == 503 && before.json["code"] as? String == "REGISTRATION_CERTIFICATE_UNTRUSTED", "\(before.text.prefix(300))")
         #expect(try await Self.degraded(harness).contains { $0.contains("integrator tests is not usable (untrustedSigner") })
+        #expect(harness.service.startupWarnings().contains { $0.contains("integrator tests chains to no registrar anchor yet") })
         let unsigned = try await harness.post("/v1/oid4vp/requests", json: ["origin": WebFlowTests.origins[0], "documents": Self.documents,
                                                                            "signed": false])
         #expect(unsigned.status == 201, "\(unsigned.text.prefix(300))")
