@@ -75,6 +75,7 @@ let package = Package(
         // X.509 revocation by CRL (RFC 5280 §5, §6.3): strict CRL reading, distribution points, the judgement of one
         // certificate against its issuer's CRL. No fetching, no HTTP.
         .target(name: "CertificateRevocation", dependencies: [
+            "Encodings",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),

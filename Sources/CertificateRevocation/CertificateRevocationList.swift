@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 import SwiftASN1
 import X509
@@ -228,18 +229,8 @@ public struct CertificateRevocationList: Sendable {
         default:
             throw Malformed(detail: "a time that is neither UTCTime nor GeneralizedTime")
         }
-        return Date(timeIntervalSince1970: TimeInterval(daysFromCivil(components.year, components.month, components.day)) * 86_400
+        return Date(timeIntervalSince1970: TimeInterval(RFC3339Timestamp.daysSinceEpoch(year: components.year, month: components.month, day: components.day)) * 86_400
                     + TimeInterval(components.hours * 3600 + components.minutes * 60 + components.seconds))
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// One extension: its OID, criticality and the OCTET STRING's content.

@@ -46,6 +46,18 @@ public enum RFC3339Timestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Days since 1970-01-01 of a proleptic Gregorian date (the inverse of ``civil(daysSinceEpoch:)``); the caller
+    /// has checked that the month and day exist.
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthFromMarch = Int64(month > 2 ? month - 3 : month + 9)
+        let dayOfYear = (153 * monthFromMarch + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Year, month and day of the proleptic Gregorian calendar for a count of days since 1970-01-01 (the
     /// era-based conversion: 400-year eras of 146,097 days, years starting in March).
     static func civil(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {

@@ -13,7 +13,7 @@ import X509
 /// default: past nextUpdate a CRL says nothing current, RFC 5280 §6.3.3 (a)); its outcome then says so.
 public actor CRLCache: CRLSource {
     /// One kept CRL, for the admin listing.
-    public struct Entry: Sendable {
+    public struct Entry: BudgetedEntry {
         public let url: String
         public let crl: CertificateRevocationList
         public let fetchedAt: Date
@@ -22,6 +22,8 @@ public actor CRLCache: CRLSource {
         public let host: String
         /// Issuer → what ``CRLJudge/issuerProblem(_:issuer:)`` said (nil: usable).
         fileprivate(set) var issuerProblems: [Certificate: (CRLProblem, String)?]
+
+        var budgetBytes: Int { crl.byteCount }
     }
 
     /// What happened, for logs and metrics (the URL's host only).
@@ -40,8 +42,8 @@ public actor CRLCache: CRLSource {
     public nonisolated let capacity: Int
     private nonisolated let onEvent: @Sendable (Event) -> Void
     /// The kept CRLs by URL; every change is mirrored into ``readable`` for the lock-only hit path.
-    private var entries: [String: Entry] = [:] {
-        didSet { readable.withLock { [entries] in $0 = entries } }
+    private var entries: BudgetedEntries<String, Entry> {
+        didSet { readable.withLock { [all = entries.all] in $0 = all } }
     }
     /// A copy of ``entries`` read under a lock: a fresh CRL whose issuer was already judged answers without a hop
     /// onto this actor (a cached check costs the serial lookup, not a context switch).
@@ -51,7 +53,8 @@ public actor CRLCache: CRLSource {
     private var failures: [String: (failure: CRLFetchFailure, retryAfter: Date)] = [:]
     /// How long a failed fetch is remembered.
     public nonisolated let failureRetrySeconds: TimeInterval
-    public private(set) var heldBytes = 0
+    /// The sum of the kept CRLs' DER sizes.
+    public var heldBytes: Int { entries.heldBytes }
     private var inFlight: [String: Task<Result<CertificateRevocationList, CRLFetchFailure>, Never>] = [:]
     /// How many times a CRL was read from bytes (fetches that parsed), for tests and metrics.
     public private(set) var parsed = 0
@@ -63,6 +66,7 @@ public actor CRLCache: CRLSource {
         self.staleGraceSeconds = staleGraceSeconds
         self.maximumBytes = maximumBytes
         self.capacity = capacity
+        entries = BudgetedEntries(capacity: capacity, maximumBytes: maximumBytes)
         self.failureRetrySeconds = min(60, cacheSeconds)
         self.onEvent = onEvent
     }
@@ -148,36 +152,22 @@ public actor CRLCache: CRLSource {
 
     /// ``CRLJudge/issuerProblem(_:issuer:)`` for the kept CRL at `url`, computed once per issuer.
     private func judged(_ url: String, issuer: Certificate) -> (CRLProblem, String)? {
-        guard var entry = entries[url] else { return nil }
+        guard let entry = entries[url] else { return nil }
         if let known = entry.issuerProblems[issuer] { return known }
         let problem = CRLJudge.issuerProblem(entry.crl, issuer: issuer)
         if entry.issuerProblems.count < 16 {
-            entry.issuerProblems[issuer] = .some(problem)
-            entries[url] = entry
+            entries.update(url) { $0.issuerProblems[issuer] = .some(problem) }
         }
         return problem
     }
 
     /// Every kept CRL (for the admin console).
     public func snapshot() -> [Entry] {
-        entries.values.sorted { $0.url < $1.url }
+        entries.all.values.sorted { $0.url < $1.url }
     }
 
     private func store(_ entry: Entry, now: Date) {
-        if let replaced = entries.removeValue(forKey: entry.url) { heldBytes -= replaced.crl.byteCount }
-        let size = entry.crl.byteCount
-        defer { onEvent(.held(crls: entries.count, bytes: heldBytes)) }
-        guard size <= maximumBytes else { return }
-        for (url, old) in entries where now >= (old.crl.nextUpdate ?? old.freshUntil).addingTimeInterval(staleGraceSeconds) {
-            entries[url] = nil
-            heldBytes -= old.crl.byteCount
-        }
-        while !entries.isEmpty, entries.count >= capacity || heldBytes + size > maximumBytes,
-              let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
-            entries[oldest.url] = nil
-            heldBytes -= oldest.crl.byteCount
-        }
-        entries[entry.url] = entry
-        heldBytes += size
+        entries.store(entry, at: entry.url) { now >= ($0.crl.nextUpdate ?? $0.freshUntil).addingTimeInterval(staleGraceSeconds) }
+        onEvent(.held(crls: entries.count, bytes: entries.heldBytes))
     }
 }

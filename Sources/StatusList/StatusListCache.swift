@@ -31,11 +31,13 @@ public actor StatusListCache {
     }
 
     /// One cached list, for the admin listing.
-    public struct Entry: Sendable {
+    public struct Entry: BudgetedEntry {
         public let key: Key
         public let list: VerifiedStatusList
         public let fetchedAt: Date
         public let freshUntil: Date
+
+        var budgetBytes: Int { list.heldBytes }
     }
 
     /// What happened, for logs and metrics (the URI's host only; never an index or identifier).
@@ -59,9 +61,9 @@ public actor StatusListCache {
     /// A failed fetch recorded by another replica is taken as this one's for so long, instead of fetching again.
     public nonisolated let sharedFailureSeconds: TimeInterval
     private let onEvent: @Sendable (Event) -> Void
-    private var entries: [Key: Entry] = [:]
+    private var entries: BudgetedEntries<Key, Entry>
     /// The sum of the kept lists' ``VerifiedStatusList/heldBytes``.
-    public private(set) var heldBytes = 0
+    public var heldBytes: Int { entries.heldBytes }
     private var inFlight: [Key: Task<Result<Obtained, StatusListError>, Never>] = [:]
     /// Most lists kept; the least recently fetched goes first.
     public nonisolated let capacity: Int
@@ -81,6 +83,7 @@ public actor StatusListCache {
         self.staleGraceSeconds = staleGraceSeconds
         self.capacity = capacity
         self.maximumBytes = maximumBytes
+        entries = BudgetedEntries(capacity: capacity, maximumBytes: maximumBytes)
         self.shared = shared
         self.claimSeconds = claimSeconds
         self.sharedFailureSeconds = sharedFailureSeconds
@@ -195,7 +198,7 @@ public actor StatusListCache {
 
     /// Every cached list (for `GET /v1/admin/status-cache`).
     public func snapshot() -> [Entry] {
-        entries.values.sorted { $0.key.uri < $1.key.uri }
+        entries.all.values.sorted { $0.key.uri < $1.key.uri }
     }
 
     /// When a list fetched at `fetchedAt` must be fetched again: after `cacheSeconds`, its `ttl` or its `exp`,
@@ -210,20 +213,7 @@ public actor StatusListCache {
     /// Keeps `entry` within the count and byte budgets: lists past their stale grace go first, then the least
     /// recently fetched, until the new one fits; one larger than the whole budget is not kept.
     private func store(_ entry: Entry, now: Date) {
-        if let replaced = entries.removeValue(forKey: entry.key) { heldBytes -= replaced.list.heldBytes }
-        let size = entry.list.heldBytes
-        defer { onEvent(.held(lists: entries.count, bytes: heldBytes)) }
-        guard size <= maximumBytes else { return }
-        for (key, old) in entries where now >= old.freshUntil.addingTimeInterval(staleGraceSeconds) {
-            entries[key] = nil
-            heldBytes -= old.list.heldBytes
-        }
-        while !entries.isEmpty, entries.count >= capacity || heldBytes + size > maximumBytes,
-              let oldest = entries.values.min(by: { $0.fetchedAt < $1.fetchedAt }) {
-            entries[oldest.key] = nil
-            heldBytes -= oldest.list.heldBytes
-        }
-        entries[entry.key] = entry
-        heldBytes += size
+        entries.store(entry, at: entry.key) { now >= $0.freshUntil.addingTimeInterval(staleGraceSeconds) }
+        onEvent(.held(lists: entries.count, bytes: entries.heldBytes))
     }
 }

@@ -1,4 +1,5 @@
 import CBOR
+import Encodings
 import Foundation
 
 /// ISO 18013-5 dates: `tdate` (RFC 3339 date-time, tag 0) and `full-date` (RFC 3339 full-date, tag 1004).
@@ -111,12 +112,6 @@ public enum FullDate {
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day <= monthDays[month - 1] else { return nil }
-        // Days from civil (proleptic Gregorian), era-based.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return Int(RFC3339Timestamp.daysSinceEpoch(year: year, month: month, day: day))
     }
 }

@@ -1,3 +1,4 @@
+import Encodings
 import Foundation
 
 /// Date-times as TS 119 602 6.1.3 writes them, `YYYY-MM-DDThh:mm:ssZ` (UTC, whole seconds), and the RFC 3339 form
@@ -51,7 +52,7 @@ enum LoTEDateTime {
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60
         else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return RFC3339Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
     private static func digit(_ byte: UInt8) -> Int? {
@@ -74,17 +75,5 @@ enum LoTEDateTime {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (the era-based inverse of ``RFC3339Timestamp``'s
-    /// conversion).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthFromMarch = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * monthFromMarch + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
