@@ -371,7 +371,8 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "TrustStoreTests", dependencies: ["TrustStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrustManagementTests", dependencies: [
-            "TrustManagement", "TrustStore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            "TrustManagement", "TrustStore", "TrustLists", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            .product(name: "X509", package: "swift-certificates"),
         ], swiftSettings: strict),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: strict),
         .testTarget(name: "SDJWTTests", dependencies: [

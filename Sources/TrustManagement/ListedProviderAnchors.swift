@@ -63,9 +63,10 @@ public final class ListedProviderAnchors: Sendable {
     }
 
     /// The anchors a verified list gives: each certificate of an Issuance service that grants trust (a Revocation
-    /// service signs status lists or CRLs of the certificates, never the certificates).
+    /// service signs status lists or CRLs of the certificates, never the certificates; a certificate listed under
+    /// both is an Issuance one too).
     public static func anchors(of verified: VerifiedLoTE) -> [TrustAnchor] {
-        LiveTrustSet.anchors(of: verified, docTypes: []).filter { $0.metadata.purposes == [.issuance] }
+        LiveTrustSet.anchors(of: verified, docTypes: []).filter { $0.metadata.permits(.issuance) }
     }
 
     /// Puts `verified` in force for its source after the sequence rule (a dry run only computes the answer).
